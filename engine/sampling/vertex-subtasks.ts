@@ -1,0 +1,79 @@
+import type { SubtaskRow, VertexSubtasks } from '../contracts/engine-api.ts';
+import type { FlinkRestClient } from '../flink-rest/client.ts';
+import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
+
+type VertexDetails = ResponseOf<typeof endpoints.vertexDetails>;
+type BackPressure = ResponseOf<typeof endpoints.vertexBackPressure>;
+type Watermarks = ResponseOf<typeof endpoints.vertexWatermarks>;
+
+/** Long.MIN_VALUE: Flink's "no watermark yet". */
+const NO_WATERMARK = -9223372036854775808;
+
+/**
+ * One refresh of a vertex's subtasks table, in 3 requests whatever the parallelism: the vertex details
+ * (status, endpoint, records and bytes), the backpressure endpoint (busy/idle/back-pressured ratios per subtask)
+ * and the watermarks.
+ */
+export async function fetchVertexSubtasks(
+  client: FlinkRestClient,
+  clusterId: string,
+  jobId: string,
+  vertexId: string,
+): Promise<VertexSubtasks> {
+  const before = client.stats.requests;
+  const params = { jobid: jobId, vertexid: vertexId };
+  const [details, backPressure, watermarks] = await Promise.all([
+    client.request(endpoints.vertexDetails, params),
+    client.request(endpoints.vertexBackPressure, params),
+    client.request(endpoints.vertexWatermarks, params),
+  ]);
+  return { ...toVertexSubtasks(clusterId, jobId, details, backPressure, watermarks), requestCount: client.stats.requests - before };
+}
+
+/** Pure: merges the three responses by subtask index. */
+export function toVertexSubtasks(
+  clusterId: string,
+  jobId: string,
+  details: VertexDetails,
+  backPressure: BackPressure,
+  watermarks: Watermarks,
+): Omit<VertexSubtasks, 'requestCount'> {
+  // `deprecated` means the JobManager has no task metrics yet: no data, which is not the same as healthy.
+  const pressure = backPressure.status === 'ok' ? new Map(backPressure.subtasks?.map((s) => [s.subtask, s])) : new Map();
+  const watermarkOf = new Map<number, number>();
+  for (const metric of watermarks) {
+    const index = Number(metric.id.split('.')[0]);
+    const value = Number(metric.value);
+    if (Number.isInteger(index) && Number.isFinite(value) && value > NO_WATERMARK) watermarkOf.set(index, value);
+  }
+  const perSecond = (ratio: number | undefined) => (ratio === undefined ? null : Math.round(ratio * 1000));
+  const subtasks = details.subtasks.map((subtask): SubtaskRow => {
+    const p = pressure.get(subtask.subtask);
+    return {
+      index: subtask.subtask,
+      attempt: subtask.attempt ?? 0,
+      status: subtask.status,
+      endpoint: subtask.endpoint ?? subtask.host ?? null,
+      taskManagerId: subtask['taskmanager-id'] ?? null,
+      recordsIn: subtask.metrics?.['read-records'] ?? null,
+      recordsOut: subtask.metrics?.['write-records'] ?? null,
+      bytesIn: subtask.metrics?.['read-bytes'] ?? null,
+      bytesOut: subtask.metrics?.['write-bytes'] ?? null,
+      busyTimeMsPerSecond: perSecond(p?.busyRatio),
+      backPressuredTimeMsPerSecond: perSecond(p?.ratio),
+      idleTimeMsPerSecond: perSecond(p?.idleRatio),
+      backpressureLevel: p?.backpressureLevel ?? null,
+      watermark: watermarkOf.get(subtask.subtask) ?? null,
+    };
+  });
+  return {
+    clusterId,
+    jobId,
+    vertexId: details.id,
+    name: details.name,
+    parallelism: details.parallelism,
+    subtasks,
+    backpressureLevel: backPressure.status === 'ok' ? (backPressure.backpressureLevel ?? null) : null,
+    fetchedAt: Date.now(),
+  };
+}

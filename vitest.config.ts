@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests live beside their subjects. Tests that need a real Flink run under e2e/flink (npm run test:flink).
+export default defineConfig({
+  test: {
+    include: ['engine/**/*.test.ts', 'renderer/**/*.test.ts', 'electron/**/*.test.ts'],
+    testTimeout: 20_000,
+  },
+});
