@@ -9,7 +9,7 @@ export interface EndpointSpec<Response> {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT';
   /** URL template with `:param` placeholders, as in Flink's docs. */
   path: string;
-  /** The official spec's schema name, for the spec check. */
+  /** The official spec's response schema name (`Name[]` for an inline array of it), for the spec check. */
   specSchema: string;
   response: z.ZodType<Response>;
 }
@@ -21,7 +21,7 @@ function get<S extends z.ZodType>(path: string, specSchema: string, response: S)
 export const endpoints = {
   config: get('/config', 'DashboardConfiguration', schemas.DashboardConfiguration),
   overview: get('/overview', 'ClusterOverviewWithVersion', schemas.ClusterOverview),
-  jobManagerConfig: get('/jobmanager/config', 'ConfigurationInfo', schemas.ConfigurationInfo),
+  jobManagerConfig: get('/jobmanager/config', 'ConfigurationInfoEntry[]', schemas.ConfigurationInfo),
   jobsOverview: get('/jobs/overview', 'MultipleJobsDetails', schemas.JobsOverview),
   jobDetails: get('/jobs/:jobid', 'JobDetailsInfo', schemas.JobDetailsInfo),
   jobPlan: get('/jobs/:jobid/plan', 'JobPlanInfo', schemas.JobPlanInfo),

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# npm run test:flink: the client, CLI and e2e tests against real Flink clusters, one version after another
+# (2 cores: never two clusters at once). Clusters already up are reused and left up; the ones started here are stopped.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+versions=${FLINK_VERSIONS:-"2.2.1 1.20.3"}
+e2e_version=${versions%% *}   # the browser tests run against the first (newest) version
+
+npm run build --silent
+for version in $versions; do
+  started_here=false
+  if ! bash e2e/flink/flink.sh status --version "$version" >/dev/null 2>&1; then
+    bash e2e/flink/flink.sh up --version "$version"
+    started_here=true
+  fi
+  status=0
+  FLINK_VERSION=$version npx vitest run --config e2e/flink/vitest.flink.config.ts || status=$?
+  if [ "$status" = 0 ] && [ "$version" = "$e2e_version" ]; then
+    FLINK_VERSION=$version npx playwright test --config e2e/playwright.config.ts --project=flink || status=$?
+  fi
+  if [ "$started_here" = true ]; then bash e2e/flink/flink.sh down --version "$version"; fi
+  if [ "$status" != 0 ]; then echo "test:flink failed against Flink $version" >&2; exit "$status"; fi
+done

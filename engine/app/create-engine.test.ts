@@ -1,0 +1,97 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openClusterStore } from '../cli/data-dir.ts';
+import { MemorySecretStore } from '../clusters/secret-store.ts';
+import type { EngineApi } from '../contracts/engine-api.ts';
+import { EngineError } from '../flink-rest/errors.ts';
+import { flinkBasics, json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
+import { createEngine } from './create-engine.ts';
+
+let dataDir: string;
+let server: HostileServer;
+let authorizations: (string | undefined)[];
+
+const newEngine = (secrets = new MemorySecretStore()): EngineApi =>
+  createEngine({ clusterStore: openClusterStore(dataDir), secretStore: secrets, mode: 'web', version: 'test' });
+
+beforeEach(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'flink-ops-engine-'));
+  authorizations = [];
+  // Stands in for a cluster's front door only: the store and secret handling are under test here.
+  server = await startHostileServer((req, res) => {
+    authorizations.push(req.headers.authorization);
+    if (!flinkBasics(req, res)) json(res, 200, { taskmanagers: 2, 'slots-total': 4, 'slots-available': 1, 'jobs-running': 1, 'jobs-finished': 0, 'jobs-cancelled': 0, 'jobs-failed': 0, 'flink-version': '2.2.1' });
+  });
+});
+
+afterEach(async () => {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('createEngine: saved clusters', () => {
+  it('checks, saves and lists a cluster, and never writes its secret to disk', async () => {
+    const engine = newEngine();
+    const { cluster, check } = await engine.saveCluster({ name: 'prod', url: `${server.url}/`, auth: { kind: 'bearer', token: 'tok-SECRET-1' } });
+    expect(check.flinkVersion).toBe('2.2.1');
+    expect(cluster).toMatchObject({ name: 'prod', url: server.url, auth: { kind: 'bearer', hasSecret: true }, timeoutMs: 10_000 });
+    expect(await engine.listClusters()).toEqual([cluster]);
+    const file = readFileSync(path.join(dataDir, 'config.json'), 'utf8');
+    expect(file).toContain('"prod"');
+    expect(file).not.toContain('tok-SECRET-1');
+  });
+
+  it('does not save a cluster that fails the check', async () => {
+    const engine = newEngine();
+    const error = await engine.saveCluster({ name: 'x', url: 'http://127.0.0.1:1', auth: { kind: 'none' } }).catch((e: unknown) => e);
+    expect((error as EngineError).info.kind).toBe('refused');
+    expect(await engine.listClusters()).toEqual([]);
+  });
+
+  it('refuses invalid input with the field named', async () => {
+    const engine = newEngine();
+    await expect(engine.saveCluster({ name: ' ', url: server.url, auth: { kind: 'none' } })).rejects.toThrow(/Cluster name: a name is required/);
+    await expect(engine.saveCluster({ name: 'a', url: server.url, auth: { kind: 'none' }, timeoutMs: 5 })).rejects.toThrow(/at least 500 ms/);
+  });
+
+  it('keeps the stored secret when an edit leaves it blank', async () => {
+    const engine = newEngine();
+    const { cluster } = await engine.saveCluster({ name: 'prod', url: server.url, auth: { kind: 'basic', username: 'ops', password: 'pw1' } });
+    await engine.saveCluster({ id: cluster.id, name: 'prod-eu', url: server.url, auth: { kind: 'basic', username: 'ops' } });
+    authorizations = [];
+    await engine.getClusterOverview(cluster.id);
+    expect(authorizations.at(-1)).toBe(`Basic ${Buffer.from('ops:pw1').toString('base64')}`);
+    expect((await engine.listClusters()).map((c) => c.name)).toEqual(['prod-eu']);
+  });
+
+  it('after a restart in web mode, asks for the secret again instead of calling without it', async () => {
+    const { cluster } = await newEngine().saveCluster({ name: 'prod', url: server.url, auth: { kind: 'bearer', token: 't' } });
+    const restarted = newEngine();
+    expect((await restarted.listClusters())[0].auth.hasSecret).toBe(false);
+    await expect(restarted.getClusterOverview(cluster.id)).rejects.toThrow(/No token for "prod" in this session: edit the cluster/);
+  });
+
+  it('reads the overview with the cluster\'s metrics fetch interval as the refresh floor', async () => {
+    const engine = newEngine();
+    const { cluster } = await engine.saveCluster({ name: 'p', url: server.url, auth: { kind: 'none' } });
+    expect(await engine.getClusterOverview(cluster.id)).toMatchObject({ taskManagers: 2, slotsTotal: 4, slotsAvailable: 1, minRefreshIntervalMs: 5000 });
+  });
+
+  it('removes a cluster and its secret', async () => {
+    const secrets = new MemorySecretStore();
+    const engine = newEngine(secrets);
+    const { cluster } = await engine.saveCluster({ name: 'p', url: server.url, auth: { kind: 'bearer', token: 't' } });
+    await engine.removeCluster(cluster.id);
+    expect(await engine.listClusters()).toEqual([]);
+    expect(secrets.get(cluster.id)).toBeUndefined();
+    await expect(engine.getClusterOverview(cluster.id)).rejects.toThrow(/No saved cluster/);
+  });
+
+  it('refuses ids that are not Flink ids before calling the cluster', async () => {
+    const engine = newEngine();
+    const { cluster } = await engine.saveCluster({ name: 'p', url: server.url, auth: { kind: 'none' } });
+    await expect(engine.getJobGraph(cluster.id, '../config')).rejects.toThrow(/not a Flink job id/);
+  });
+});

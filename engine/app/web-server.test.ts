@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineApi } from '../contracts/engine-api.ts';
+import { startWebServer, type WebServer } from './web-server.ts';
+
+let server: WebServer;
+let staticDir: string;
+const engine = { getAppInfo: async () => ({ mode: 'web', secretStorage: 'memory', version: 't' }) } as unknown as EngineApi;
+
+beforeAll(async () => {
+  staticDir = mkdtempSync(path.join(tmpdir(), 'flink-ops-web-'));
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>console</title>');
+  server = await startWebServer({ engine, staticDir });
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(staticDir, { recursive: true, force: true });
+});
+
+const base = () => new URL(server.url).origin;
+const token = () => new URL(server.url).searchParams.get('token')!;
+const rpc = (body: unknown, auth = `Bearer ${token()}`) =>
+  fetch(`${base()}/api/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: JSON.stringify(body) });
+
+describe('web mode server', () => {
+  it('listens on loopback only and prints a URL with a launch token', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
+  });
+
+  it('serves the UI with a strict CSP and no referrer', async () => {
+    const response = await fetch(`${base()}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('answers engine calls with the token, and refuses them without it', async () => {
+    expect(await (await rpc({ method: 'getAppInfo', args: [] })).json()).toEqual({ ok: true, value: { mode: 'web', secretStorage: 'memory', version: 't' } });
+    expect((await rpc({ method: 'getAppInfo', args: [] }, 'Bearer wrong')).status).toBe(401);
+    expect((await rpc({ method: 'getAppInfo', args: [] }, '')).status).toBe(401);
+  });
+
+  it('refuses calls outside the contract', async () => {
+    const body = (await (await rpc({ method: 'constructor', args: [] })).json()) as { ok: boolean; error: { kind: string } };
+    expect(body).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+  });
+
+  it('refuses a foreign Host header (DNS rebinding)', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const { port } = new URL(server.url);
+      http.get({ host: '127.0.0.1', port, path: '/', headers: { host: `evil.example:${port}` } }, (res) => resolve(res.statusCode ?? 0)).on('error', reject);
+    });
+    expect(status).toBe(421);
+  });
+});

@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measureJobPageCycle, type JobPageCost } from './job-page-cost.ts';
+import { startSyntheticJobServer } from './synthetic-job-server.ts';
+
+/** `npm run bench`: figures and ratios, printed; nothing here asserts a time. */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const WEB_UI_POLL_MS = 3_000;
+const DEFAULT_FETCH_INTERVAL_MS = 10_000;
+
+function row(label: string, cost: JobPageCost): string {
+  const perMinuteConsole = cost.requests * (60_000 / DEFAULT_FETCH_INTERVAL_MS);
+  const perMinuteWebUiPace = cost.requests * (60_000 / WEB_UI_POLL_MS);
+  return [
+    label.padEnd(34),
+    String(cost.vertices).padStart(4),
+    String(cost.openVertexParallelism).padStart(6),
+    `${cost.requests}/${cost.budget}`.padStart(9),
+    `${(cost.bytes / 1024).toFixed(1)} KiB`.padStart(11),
+    `${cost.millis.toFixed(0)} ms`.padStart(8),
+    `${perMinuteConsole}/min`.padStart(10),
+    `${perMinuteWebUiPace}/min`.padStart(10),
+  ].join('  ');
+}
+
+async function main(): Promise<void> {
+  console.log('Job page: one refresh cycle (graph + one open subtasks table)');
+  console.log(['job'.padEnd(34), '   V', '  maxP', 'req/budget', '      bytes', '    time', '  req@10s', '   req@3s'].join('  '));
+
+  const version = process.env.FLINK_VERSION ?? '2.2.1';
+  const clusterFile = path.join(ROOT, `.cache/flink/${version}/cluster.json`);
+  if (existsSync(clusterFile)) {
+    const cluster = JSON.parse(readFileSync(clusterFile, 'utf8')) as { restUrl: string; jobId: string; jobName: string };
+    try {
+      console.log(row(`${cluster.jobName} on Flink ${version}`, await measureJobPageCycle(cluster.restUrl, cluster.jobId)));
+    } catch (error) {
+      console.log(`${'real Flink test job'.padEnd(34)}  skipped: ${(error as Error).message}`);
+    }
+  } else {
+    console.log(`${'real Flink test job'.padEnd(34)}  not measured: run \`npm run flink:up\` first`);
+  }
+
+  for (const size of [10, 200]) {
+    const synthetic = await startSyntheticJobServer(size);
+    try {
+      console.log(row(`generated ${size}-vertex plan`, await measureJobPageCycle(synthetic.url, synthetic.jobId)));
+    } finally {
+      await synthetic.close();
+    }
+  }
+  console.log(`\nreq@10s: requests per minute at Flink's default metrics.fetcher.update-interval (10 s), the console's floor.`);
+  console.log(`req@3s: the same cycle at the Flink Web UI's ${WEB_UI_POLL_MS / 1000} s refresh, which gets the same numbers back.`);
+}
+
+await main();

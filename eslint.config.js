@@ -1,0 +1,43 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The layering rule (after VS Code's code-layering): the path tells where code runs.
+ * engine/ is plain Node and never imports the UI or Electron; renderer/ reaches the engine only through its contract.
+ */
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'renderer/dist/', 'electron/dist/', '.cache/', 'test-results/', 'playwright-report/', 'engine/flink-rest/generated/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', fetch: 'readonly', window: 'readonly', document: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['engine/**'],
+    rules: restrict([
+      { group: ['electron', 'electron/*', 'electron-store'], message: 'engine/ is headless: Electron stays in electron/.' },
+      { group: ['react', 'react-dom', 'react/*', 'recharts', '@xyflow/*'], message: 'engine/ is headless: UI stays in renderer/.' },
+      { group: ['**/renderer/**', '**/electron/**'], message: 'engine/ must not depend on the UI or the shell.' },
+    ]),
+  },
+  {
+    files: ['renderer/**'],
+    rules: restrict([
+      { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'], message: 'renderer/ runs in a sandboxed page: no Node built-ins.' },
+      { group: ['electron', 'electron/*', 'electron-store'], message: 'renderer/ talks to Electron only through the preload bridge.' },
+      { regex: '^(\\.\\./)+engine/(?!contracts/)', message: 'renderer/ may import only engine/contracts (the EngineApi).' },
+      { group: ['axios', 'kafkajs', 'conf'], message: 'renderer/ reaches clusters only through the engine.' },
+    ]),
+  },
+  {
+    files: ['electron/**'],
+    rules: restrict([
+      { group: ['react', 'react-dom', '**/renderer/**'], message: 'electron/ is a thin shell: no UI code.' },
+    ]),
+  },
+);
