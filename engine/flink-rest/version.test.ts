@@ -15,7 +15,8 @@ describe('Flink versions', () => {
   });
 
   it('knows where agg=skew exists', () => {
-    expect(supportsSkewAggregation(parseFlinkVersion('1.18.1'))).toBe(false);
+    expect(supportsSkewAggregation(parseFlinkVersion('1.19.3'))).toBe(false);
+    expect(supportsSkewAggregation(parseFlinkVersion('1.20.3'))).toBe(true);
     expect(supportsSkewAggregation(parseFlinkVersion('2.2.1'))).toBe(true);
   });
 });
