@@ -186,3 +186,17 @@ describe('FlinkRestClient against a hostile server', () => {
     expect(client.stats.requests).toBe(12);
   });
 });
+
+describe('vertex subtasks while the cluster has no metrics yet', () => {
+  it('shows the subtasks without ratios when the backpressure endpoint fails with 500', async () => {
+    const { fetchVertexSubtasks } = await import('../sampling/vertex-subtasks.ts');
+    server = await startHostileServer((req, res) => {
+      if (req.url?.endsWith('/backpressure')) json(res, 500, { errors: ['java.util.NoSuchElementException: No value present'] });
+      else if (req.url?.endsWith('/watermarks')) json(res, 200, []);
+      else json(res, 200, { id: 'v', name: 'tenant-cost', parallelism: 1, subtasks: [{ subtask: 0, status: 'RUNNING', host: 'tm-a:1' }] });
+    });
+    const table = await fetchVertexSubtasks(new FlinkRestClient({ baseUrl: server.url }), 'c', 'j', 'v');
+    expect(table.subtasks).toEqual([expect.objectContaining({ index: 0, endpoint: 'tm-a:1', busyTimeMsPerSecond: null, backpressureLevel: null })]);
+    expect(table.backpressureLevel).toBeNull();
+  });
+});

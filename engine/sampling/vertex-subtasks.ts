@@ -1,6 +1,7 @@
 import type { SubtaskRow, VertexSubtasks } from '../contracts/engine-api.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
+import { EngineError } from '../flink-rest/errors.ts';
 
 type VertexDetails = ResponseOf<typeof endpoints.vertexDetails>;
 type BackPressure = ResponseOf<typeof endpoints.vertexBackPressure>;
@@ -24,10 +25,21 @@ export async function fetchVertexSubtasks(
   const params = { jobid: jobId, vertexid: vertexId };
   const [details, backPressure, watermarks] = await Promise.all([
     client.request(endpoints.vertexDetails, params),
-    client.request(endpoints.vertexBackPressure, params),
-    client.request(endpoints.vertexWatermarks, params),
+    // Flink 2.2 answers 500 (NoSuchElementException) here until the vertex has metrics: that is "no data yet".
+    orWhenMissing(client.request(endpoints.vertexBackPressure, params), { status: 'deprecated' as const }),
+    orWhenMissing(client.request(endpoints.vertexWatermarks, params), []),
   ]);
   return { ...toVertexSubtasks(clusterId, jobId, details, backPressure, watermarks), requestCount: client.stats.requests - before };
+}
+
+/** The table is still worth showing without ratios or watermarks: only the vertex details are essential. */
+async function orWhenMissing<T>(request: Promise<T>, noData: T): Promise<T> {
+  try {
+    return await request;
+  } catch (error) {
+    if (error instanceof EngineError && (error.info.kind === 'server-error' || error.info.kind === 'not-found')) return noData;
+    throw error;
+  }
 }
 
 /** Pure: merges the three responses by subtask index. */
