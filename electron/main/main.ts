@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, session } from 'electron';
 import ElectronStore from 'electron-store';
 import { createEngine } from '../../engine/app/create-engine.ts';
+import { localEngineCluster } from '../../engine/app/local-engine-cluster.ts';
+import { startLocalEngineProcess, type LocalEngineProcess } from '../../engine/app/local-engine-process.ts';
 import { ClusterStore, type KeyValueBackend } from '../../engine/clusters/cluster-store.ts';
 import { registerEngineIpc } from './ipc.ts';
 import { createSecretStore } from './safe-storage-secret-store.ts';
@@ -60,9 +62,12 @@ function start(): void {
     if (process.platform !== 'darwin') app.quit();
   });
 
+  let localEngine: LocalEngineProcess | undefined;
+  app.on('will-quit', () => void localEngine?.stop());
+
   app
     .whenReady()
-    .then(() => {
+    .then(async () => {
       if (!existsSync(PAGE_FILE)) {
         throw new Error(`The console's page is missing at ${PAGE_FILE}. Run \`npm run build\` first.`);
       }
@@ -78,11 +83,22 @@ function start(): void {
         set: (key, value) => store.set(key, value),
       };
 
+      // The bundled local engine runs in its own Node process (Electron's binary as Node), like any cluster.
+      localEngine = await startLocalEngineProcess({
+        binPath: path.join(ROOT_DIR, 'engine', 'cli', 'flink-ops.mjs'),
+        nodePath: process.execPath,
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+        args: ['--scenario', 'hot-tenant'],
+      }).catch((error: unknown) => {
+        dialog.showErrorBox(PRODUCT_NAME, `The local engine did not start; remote clusters still work.\n\n${String(error)}`);
+        return undefined;
+      });
       const engine = createEngine({
         clusterStore: new ClusterStore(backend),
         secretStore: createSecretStore(backend, safeStorage),
         mode: 'electron',
         version,
+        builtInClusters: localEngine ? [localEngineCluster(localEngine.url)] : [],
       });
       registerEngineIpc(engine, pathToFileURL(PAGE_FILE).href);
 

@@ -1,8 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli/flink-ops.mjs');
 const READY = /^Local engine: (http:\/\/127\.0\.0\.1:\d+)\s*$/m;
 
 export interface LocalEngineProcess {
@@ -14,8 +11,21 @@ export interface LocalEngineProcess {
  * Starts the bundled local engine in its own process (`flink-ops engine`), so a busy or crashed engine never
  * blocks or takes down the console, and the console reaches it over Flink's REST API like any cluster.
  */
-export async function startLocalEngineProcess(args: string[], timeoutMs = 30_000): Promise<LocalEngineProcess> {
-  const child = spawn(process.execPath, [BIN, 'engine', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startLocalEngineProcess(options: {
+  /** engine/cli/flink-ops.mjs */
+  binPath: string;
+  /** Extra `flink-ops engine` options, e.g. `--scenario hot-tenant`. */
+  args?: string[];
+  /** A Node binary; Electron passes its own with ELECTRON_RUN_AS_NODE=1. @default process.execPath */
+  nodePath?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}): Promise<LocalEngineProcess> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const child = spawn(options.nodePath ?? process.execPath, [options.binPath, 'engine', '--port', '0', ...(options.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env ?? process.env,
+  });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => fail(`did not report ready within ${timeoutMs} ms`), timeoutMs);

@@ -5,12 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { createEngine } from '../app/create-engine.ts';
+import { localEngineCluster } from '../app/local-engine-cluster.ts';
+import { startLocalEngineProcess } from '../app/local-engine-process.ts';
 import { startWebServer } from '../app/web-server.ts';
 import { MemorySecretStore } from '../clusters/secret-store.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { openClusterStore } from './data-dir.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'engine/cli/flink-ops.mjs');
 
 export function appVersion(): string {
   return (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -24,7 +27,9 @@ export function registerAppCommand(program: Command): void {
     .option('--web', 'serve the UI to a browser even if Electron is available')
     .option('--port <port>', 'web mode port (0 = any free port)', '0')
     .option('--data-dir <dir>', 'folder of the saved cluster list (default: the app\'s own)')
-    .action(async (options: { web?: boolean; port: string; dataDir?: string }) => {
+    .option('--engine-scenario <name>', 'scenario of the bundled local engine', 'hot-tenant')
+    .option('--no-local-engine', 'do not start the bundled local engine')
+    .action(async (options: AppOptions) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(EXIT.badArguments, `--port must be 0-65535, not "${options.port}".`);
       const electron = options.web ? null : electronBinary();
@@ -33,7 +38,7 @@ export function registerAppCommand(program: Command): void {
         return;
       }
       if (!options.web) process.stdout.write('Electron is not installed here (no binary): starting web mode instead.\n');
-      await runWebMode(port, options.dataDir);
+      await runWebMode(port, options);
     });
 }
 
@@ -55,17 +60,30 @@ async function runElectron(binary: string): Promise<void> {
   await new Promise<void>((resolve) => child.on('exit', () => resolve()));
 }
 
-async function runWebMode(port: number, dataDir: string | undefined): Promise<void> {
+interface AppOptions {
+  web?: boolean;
+  port: string;
+  dataDir?: string;
+  engineScenario: string;
+  localEngine: boolean;
+}
+
+async function runWebMode(port: number, options: AppOptions): Promise<void> {
+  const localEngine = options.localEngine
+    ? await startLocalEngineProcess({ binPath: BIN, args: ['--scenario', options.engineScenario] })
+    : undefined;
   const engine = createEngine({
-    clusterStore: openClusterStore(dataDir),
+    clusterStore: openClusterStore(options.dataDir),
     secretStore: new MemorySecretStore(),
     mode: 'web',
     version: appVersion(),
+    builtInClusters: localEngine ? [localEngineCluster(localEngine.url)] : [],
   });
   const server = await startWebServer({ engine, staticDir: path.join(ROOT, 'renderer/dist'), port });
+  if (localEngine) process.stdout.write(`Local engine (scenario ${options.engineScenario}): ${localEngine.url}\n`);
   process.stdout.write(`Flink Ops Console (web mode): ${server.url}\n`);
   await new Promise<void>((resolve) => {
-    const stop = () => void server.close().then(resolve);
+    const stop = () => void Promise.all([server.close(), localEngine?.stop()]).then(() => resolve());
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAppCommand } from './app-command.ts';
 import { CliError, EXIT, exitCodeOf } from './cli-error.ts';
 import { registerClusterCommands } from './cluster-commands.ts';
+import { registerEngineCommand } from './engine-command.ts';
 
 /** Runs `flink-ops` and returns the exit code; errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -13,6 +14,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .showSuggestionAfterError(false);
   registerClusterCommands(program);
   registerAppCommand(program);
+  registerEngineCommand(program);
   try {
     await program.parseAsync(argv);
     return 0;

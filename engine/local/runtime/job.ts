@@ -104,6 +104,8 @@ export class JobExecution {
   readonly tasks: Task[] = [];
   readonly exceptions: JobException[] = [];
   numRestarts = 0;
+  /** When the metric views were last updated (−1: never; Flink's metric store is empty until the first fetch). */
+  metricsUpdatedAt = -1;
   readonly options: JobOptions;
   private readonly periodic: ScheduledTask[] = [];
   private readonly views: View[] = [];
@@ -147,8 +149,9 @@ export class JobExecution {
       scheduler.scheduleAtFixedRate(now + wmInterval, wmInterval, (at) => {
         for (const t of this.sourceTasks) t.emitPeriodicWatermark(at);
       }),
-      scheduler.scheduleAtFixedRate(now + 5000, 5000, () => {
+      scheduler.scheduleAtFixedRate(now + 5000, 5000, (at) => {
         for (const v of this.views) v.update();
+        this.metricsUpdatedAt = at;
       }),
     );
   }

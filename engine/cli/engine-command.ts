@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import { CliError, EXIT } from './cli-error.ts';
+import { LocalEngineError } from '../local/engine.ts';
+import { BUILT_IN_JOBS, type BuiltInJob } from '../local/gatewaymeter/pipelines.ts';
+import { listScenarios } from '../local/scenarios/scenario.ts';
+import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
+
+function integer(option: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (raw: string): number => {
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw.trim()) || value < min || value > max) {
+      throw new CliError(EXIT.badArguments, `${option} must be a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ` ≥ ${min}`}, got "${raw}".`);
+    }
+    return value;
+  };
+}
+
+function positiveNumber(option: string) {
+  return (raw: string): number => {
+    const value = Number(raw);
+    if (raw.trim() === '' || !(value > 0) || !Number.isFinite(value)) throw new CliError(EXIT.badArguments, `${option} must be a positive number, got "${raw}".`);
+    return value;
+  };
+}
+
+interface EngineCommandOptions {
+  port: number;
+  scenario?: string;
+  job?: string;
+  parallelism?: number;
+  checkpointDir?: string;
+  seed?: number;
+  events?: number;
+  rate?: number;
+  sinkDir?: string;
+}
+
+/**
+ * `flink-ops engine`: runs the local engine in the foreground. Prints `Local engine: http://127.0.0.1:<port>` once
+ * it serves Flink's REST API; Ctrl-C (or SIGTERM) stops it cleanly.
+ */
+export function registerEngineCommand(program: Command): void {
+  program
+    .command('engine')
+    .description(
+      'Run the local engine: a Flink-like runtime with the GatewayMeter job, serving Flink\'s REST API on 127.0.0.1. ' +
+        'Without --scenario: a uniform traffic mix and no capacity limits.',
+    )
+    .option('--port <port>', 'REST port on 127.0.0.1 (0: any free port)', integer('--port', 0, 65535), 8081)
+    .option('--scenario <name>', `traffic and capacity scenario (${listScenarios().join(', ') || 'none installed'})`)
+    .option('--job <name>', `built-in job to run (${BUILT_IN_JOBS.join(', ')})`)
+    .option('--parallelism <n>', 'default parallelism of the job (max parallelism is 128)', integer('--parallelism', 1))
+    .option('--checkpoint-dir <dir>', 'checkpoint storage folder')
+    .option('--seed <s>', 'seed of the generated traffic (same seed, same events)', integer('--seed', -2147483648, 2147483647))
+    .option('--events <n>', 'bounded source: stop after N events; the job finishes once all windows have fired', integer('--events', 1))
+    .option('--rate <r>', 'events per second', positiveNumber('--rate'))
+    .option('--sink-dir <dir>', 'write results as NDJSON upsert logs (one file per job) into this folder')
+    .action(async (options: EngineCommandOptions) => {
+      if (options.job !== undefined && !(BUILT_IN_JOBS as readonly string[]).includes(options.job)) {
+        throw new CliError(EXIT.badArguments, `Unknown job "${options.job}": use ${BUILT_IN_JOBS.join(' or ')}.`);
+      }
+      let handle: LocalEngineHandle;
+      try {
+        handle = await startLocalEngine({
+          port: options.port,
+          scenario: options.scenario,
+          job: options.job as BuiltInJob | undefined,
+          parallelism: options.parallelism,
+          checkpointDir: options.checkpointDir,
+          seed: options.seed,
+          events: options.events,
+          rate: options.rate,
+          sinkDir: options.sinkDir,
+        });
+      } catch (error) {
+        if (error instanceof LocalEngineError) throw new CliError(EXIT.badArguments, error.message);
+        throw new CliError(EXIT.failure, (error as Error).message);
+      }
+      process.stdout.write(`Local engine: ${handle.url}\n`);
+      await runUntilStopped(handle);
+    });
+}
+
+/** Waits for Ctrl-C / SIGTERM, reporting jobs as they reach a terminal state, then stops the engine. */
+async function runUntilStopped(handle: LocalEngineHandle): Promise<void> {
+  const reported = new Set<string>();
+  const watch = setInterval(() => {
+    for (const job of handle.engine.cluster.jobs.values()) {
+      if (job.isTerminal && !reported.has(job.jobId)) {
+        reported.add(job.jobId);
+        process.stdout.write(`Job ${job.name} (${job.jobId}) ${job.status}\n`);
+      }
+    }
+  }, 500);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  clearInterval(watch);
+  await handle.close();
+  process.stdout.write('Local engine stopped.\n');
+}

@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/** `flink-ops engine` in its own process, as the app starts it: ready line, REST, clean stop, clear errors. */
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const HARNESS = path.join(HERE, 'testing/engine-cli-harness.ts');
+
+function run(args: string[]): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', HARNESS, 'engine', ...args], { cwd: path.resolve(HERE, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exit };
+}
+
+async function waitFor(pattern: RegExp, output: () => string, timeoutMs = 15_000): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(output());
+    if (match) return match;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${pattern}; output so far:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('flink-ops engine', () => {
+  it('prints the ready line, serves the REST API, and stops cleanly on SIGINT', async () => {
+    const proc = run(['--port', '0', '--events', '3000', '--rate', '1000', '--seed', '7']);
+    const [, url] = await waitFor(/^Local engine: (http:\/\/127\.0\.0\.1:\d+)\s*$/m, proc.output);
+    const overview = await (await fetch(`${url}/overview`)).json();
+    expect(overview).toMatchObject({ taskmanagers: 4, 'slots-total': 8, 'flink-version': '2.2.1' });
+    const jobs = await (await fetch(`${url}/jobs/overview`)).json();
+    expect(jobs.jobs[0]).toMatchObject({ name: 'gatewaymeter', state: 'RUNNING' });
+    proc.child.kill('SIGINT');
+    expect(await proc.exit).toBe(0);
+    expect(proc.output()).toContain('Local engine stopped.');
+  }, 30_000);
+
+  it('rejects bad input with a clear message and starts nothing', async () => {
+    const unknown = run(['--port', '0', '--scenario', 'no-such-scenario']);
+    expect(await unknown.exit).toBe(2);
+    expect(unknown.output()).toMatch(/Unknown scenario "no-such-scenario". Known scenarios: .*hot-tenant/);
+    expect(unknown.output()).not.toContain('Local engine:');
+
+    const tooParallel = run(['--port', '0', '--parallelism', '200']);
+    expect(await tooParallel.exit).toBe(2);
+    expect(tooParallel.output()).toMatch(/parallelism .* \(200\) is higher than its maximum parallelism \(128\)/);
+
+    const badRate = run(['--port', '0', '--rate', 'fast']);
+    expect(await badRate.exit).toBe(2);
+    expect(badRate.output()).toContain('--rate must be a positive number');
+  }, 30_000);
+
+  it('refuses a port in use', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const proc = run(['--port', String(port)]);
+      expect(await proc.exit).toBe(1);
+      expect(proc.output()).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      blocker.close();
+    }
+  }, 30_000);
+
+  it('refuses an unusable checkpoint folder', async () => {
+    const proc = run(['--port', '0', '--checkpoint-dir', '/proc/no-such-place/checkpoints']);
+    expect(await proc.exit).toBe(2);
+    expect(proc.output()).toMatch(/Cannot use --checkpoint-dir \/proc\/no-such-place\/checkpoints: E[A-Z]+/);
+  }, 30_000);
+});

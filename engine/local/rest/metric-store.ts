@@ -1,0 +1,199 @@
+import { javaDoubleToString, javaLongToString } from '../metrics/java-format.ts';
+import type { JobExecution } from '../runtime/job.ts';
+import type { SourceTask, Task } from '../runtime/task.ts';
+import { metricScopeName } from '../runtime/task-metrics.ts';
+import type { LocalEngine } from '../engine.ts';
+import type { TaskManager } from '../runtime/cluster.ts';
+
+/**
+ * What the JobManager's MetricStore would hold for the local engine: metric name → value string, formatted as
+ * Flink's `MetricQueryService` does (`String.valueOf` of a Long, Double, Float or Boolean).
+ */
+export type MetricValues = Map<string, string>;
+
+const long = javaLongToString;
+const double = javaDoubleToString;
+
+/** Task-scope and operator-scope metrics of one subtask (operator ids prefixed `<operator name>.`). */
+export function subtaskMetrics(task: Task): MetricValues {
+  const io = task.io;
+  const m: MetricValues = new Map();
+  const bp = io.backPressuredTimeMsPerSecond();
+  m.set('numRecordsIn', long(io.numRecordsIn.count));
+  m.set('numRecordsOut', long(io.numRecordsOut.count));
+  m.set('numRecordsInPerSecond', double(io.numRecordsInPerSecond.getRate()));
+  m.set('numRecordsOutPerSecond', double(io.numRecordsOutPerSecond.getRate()));
+  m.set('numBytesIn', long(io.numBytesIn.getCount()));
+  m.set('numBytesOut', long(io.numBytesOut.count));
+  m.set('numBytesInPerSecond', double(io.numBytesInPerSecond.getRate()));
+  m.set('numBytesOutPerSecond', double(io.numBytesOutPerSecond.getRate()));
+  m.set('numBytesInLocal', long(io.numBytesInLocal.count));
+  m.set('numBytesInRemote', long(io.numBytesInRemote.count));
+  m.set('numBytesInLocalPerSecond', double(io.numBytesInLocalPerSecond.getRate()));
+  m.set('numBytesInRemotePerSecond', double(io.numBytesInRemotePerSecond.getRate()));
+  m.set('numBuffersOut', long(io.numBuffersOut.count));
+  m.set('numBuffersInLocal', long(io.numBuffersInLocal.count));
+  m.set('numBuffersInRemote', long(io.numBuffersInRemote.count));
+  m.set('busyTimeMsPerSecond', double(io.busyTimeMsPerSecond()));
+  m.set('idleTimeMsPerSecond', long(io.idleTime.getValue()));
+  m.set('backPressuredTimeMsPerSecond', long(bp));
+  m.set('softBackPressuredTimeMsPerSecond', long(io.softBackPressuredTime.getValue()));
+  m.set('hardBackPressuredTimeMsPerSecond', long(io.hardBackPressuredTime.getValue()));
+  m.set('maxSoftBackPressureTimeMs', long(io.softBackPressuredTime.getMaxSingleMeasurement()));
+  m.set('maxHardBackPressureTimeMs', long(io.hardBackPressuredTime.getMaxSingleMeasurement()));
+  m.set('accumulateBusyTimeMs', long(io.accumulatedBusyMs));
+  m.set('accumulateIdleTimeMs', long(io.idleTime.getAccumulatedCount()));
+  m.set('accumulateBackPressuredTimeMs', long(io.softBackPressuredTime.getAccumulatedCount() + io.hardBackPressuredTime.getAccumulatedCount()));
+  m.set('isBackPressured', String(task.outputBlockers > 0));
+  m.set('currentInputWatermark', long(io.currentInputWatermark));
+  m.set('checkpointStartDelayNanos', '0');
+  for (const [name, value] of Object.entries(task.bufferMetrics())) {
+    m.set(name, name.endsWith('Usage') ? double(value) : long(value));
+  }
+  for (const handle of task.handles) {
+    const scope = metricScopeName(handle.name);
+    const om = handle.metrics;
+    m.set(`${scope}.numRecordsIn`, long(om.numRecordsIn.count));
+    m.set(`${scope}.numRecordsOut`, long(om.numRecordsOut.count));
+    m.set(`${scope}.numRecordsInPerSecond`, double(om.numRecordsInPerSecond.getRate()));
+    m.set(`${scope}.numRecordsOutPerSecond`, double(om.numRecordsOutPerSecond.getRate()));
+    m.set(`${scope}.currentInputWatermark`, long(om.currentInputWatermark));
+    m.set(`${scope}.currentOutputWatermark`, long(om.currentOutputWatermark));
+    for (const [name, counter] of om.counters) m.set(`${scope}.${name}`, long(counter.count));
+    for (const [name, read] of om.gauges) {
+      const v = read();
+      m.set(`${scope}.${name}`, typeof v === 'number' ? (Number.isInteger(v) ? long(v) : double(v)) : v);
+    }
+  }
+  if ('reader' in task) {
+    const source = task as SourceTask;
+    const scope = metricScopeName(task.head.name);
+    for (const [name, v] of Object.entries(source.reader.metrics?.() ?? {})) m.set(`${scope}.${name}`, long(v));
+    const wm = source.watermarks.currentWatermark;
+    m.set(`${scope}.currentEmitEventTimeLag`, '-9223372036854775808');
+    m.set(`${scope}.watermarkLag`, Number.isFinite(wm) ? long(task.stepEnd - wm) : '-9223372036854775808');
+    m.set(`${scope}.sourceIdleTime`, long(source.watermarks.isIdle ? task.io.idleTime.getAccumulatedCount() : 0));
+  }
+  return m;
+}
+
+/** Job-scope metrics (`GET /jobs/:id/metrics`). */
+export function jobMetrics(job: JobExecution, now: number): MetricValues {
+  const m: MetricValues = new Map();
+  const running = job.statusTimestamps.RUNNING;
+  m.set('uptime', long(job.status === 'RUNNING' && running !== undefined ? now - running : job.isTerminal ? -1 : 0));
+  m.set('downtime', long(0));
+  m.set('restartingTime', long(0));
+  m.set('cancellingTime', long(0));
+  m.set('failingTime', long(0));
+  m.set('numRestarts', long(job.numRestarts));
+  m.set('lastCheckpointDuration', long(-1));
+  m.set('lastCheckpointSize', long(-1));
+  m.set('lastCheckpointFullSize', long(-1));
+  m.set('lastCheckpointRestoreTimestamp', long(-1));
+  m.set('lastCheckpointExternalPath', 'n/a');
+  m.set('lastCompletedCheckpointId', long(-1));
+  m.set('numberOfCompletedCheckpoints', long(0));
+  m.set('numberOfFailedCheckpoints', long(0));
+  m.set('numberOfInProgressCheckpoints', long(0));
+  m.set('totalNumberOfCheckpoints', long(0));
+  return m;
+}
+
+/** TaskManager-scope metrics: the engine's one process, shared out over its TaskManagers. */
+export function taskManagerMetrics(engine: LocalEngine, tm: TaskManager): MetricValues {
+  const mem = process.memoryUsage();
+  const n = engine.cluster.taskManagers.length;
+  const share = (v: number) => Math.round(v / n);
+  const cpu = process.cpuUsage();
+  const m: MetricValues = new Map();
+  m.set('Status.JVM.Memory.Heap.Used', long(share(mem.heapUsed)));
+  m.set('Status.JVM.Memory.Heap.Committed', long(share(mem.heapTotal)));
+  m.set('Status.JVM.Memory.Heap.Max', long(share(Math.max(mem.heapTotal, 4 * 1024 * 1024 * 1024))));
+  m.set('Status.JVM.Memory.NonHeap.Used', long(share(mem.rss - mem.heapTotal > 0 ? mem.rss - mem.heapTotal : 0)));
+  m.set('Status.JVM.Memory.Direct.MemoryUsed', long(share(mem.external)));
+  m.set('Status.JVM.CPU.Time', long(Math.round((cpu.user + cpu.system) * 1000 / n)));
+  m.set('Status.JVM.CPU.Load', double(0));
+  m.set('Status.JVM.Threads.Count', long(1));
+  m.set('Status.JVM.GarbageCollector.All.Count', long(0));
+  m.set('Status.JVM.GarbageCollector.All.Time', long(0));
+  m.set('Status.JVM.GarbageCollector.All.TimeMsPerSecond', double(0));
+  m.set('Status.Flink.Memory.Managed.Used', long(0));
+  m.set('Status.Flink.Memory.Managed.Total', long(128 * 1024 * 1024));
+  m.set('Status.Shuffle.Netty.TotalMemorySegments', long(4096));
+  m.set('Status.Shuffle.Netty.AvailableMemorySegments', long(4096));
+  m.set('Status.Shuffle.Netty.UsedMemorySegments', long(0));
+  m.set('Status.Network.TotalMemorySegments', long(4096));
+  m.set('Status.Network.AvailableMemorySegments', long(4096));
+  void tm;
+  return m;
+}
+
+export type AggregationMode = 'min' | 'max' | 'avg' | 'sum' | 'skew';
+export const AGGREGATION_MODES: readonly AggregationMode[] = ['min', 'max', 'avg', 'sum', 'skew'];
+
+/** `[{id, min, max, avg, sum, skew}]` over stores, as Flink's `AbstractAggregatingMetricsHandler` computes it. */
+export function aggregateMetrics(
+  stores: MetricValues[],
+  requested: string[] | undefined,
+  modes: readonly AggregationMode[],
+): Array<Record<string, string | number>> {
+  if (requested === undefined) {
+    const names = new Set<string>();
+    for (const s of stores) for (const k of s.keys()) names.add(k);
+    return [...names].sort().map((id) => ({ id }));
+  }
+  const out: Array<Record<string, string | number>> = [];
+  for (const name of requested) {
+    const values: number[] = [];
+    let numeric = true;
+    for (const s of stores) {
+      const raw = s.get(name);
+      if (raw === undefined) continue;
+      const v = Number(raw);
+      if (raw === 'true' || raw === 'false' || (Number.isNaN(v) && raw !== 'NaN')) numeric = false;
+      values.push(v);
+    }
+    if (!numeric) continue; // not numeric: cannot be aggregated, left out
+    if (values.length === 0) return []; // Flink answers an empty list when a requested metric is unknown
+    const entry: Record<string, string | number> = { id: name };
+    const sum = values.reduce((a, b) => a + b, 0);
+    const avg = sum / values.length;
+    for (const mode of modes) {
+      if (mode === 'min') entry.min = Math.min(...values);
+      else if (mode === 'max') entry.max = Math.max(...values);
+      else if (mode === 'sum') entry.sum = sum;
+      else if (mode === 'avg') entry.avg = avg;
+      else entry.skew = dataSkew(values);
+    }
+    out.push(entry);
+  }
+  return out;
+}
+
+/** Flink's `DoubleDataSkew`: mean absolute deviation / mean × 100, capped at 100 (0 when the mean is 0). */
+export function dataSkew(values: number[]): number {
+  if (values.length === 0) return 0;
+  const avg = values.reduce((a, b) => a + b, 0) / values.length;
+  if (avg === 0) return 0;
+  const avgDev = values.reduce((s, v) => s + Math.abs(avg - v), 0) / values.length;
+  return Math.min((avgDev / avg) * 100, 100);
+}
+
+/** Flink's `SubtasksFilterQueryParameter`: "1,3,5-9". */
+export function parseSubtaskFilter(text: string, parallelism: number): number[] {
+  const out = new Set<number>();
+  for (const part of text.split(',')) {
+    const t = part.trim();
+    if (t === '') continue;
+    const range = /^(\d+)-(\d+)$/.exec(t);
+    if (range) {
+      for (let i = Number(range[1]); i <= Number(range[2]); i++) if (i < parallelism) out.add(i);
+    } else if (/^\d+$/.test(t)) {
+      if (Number(t) < parallelism) out.add(Number(t));
+    } else {
+      throw new Error(`Cannot parse subtask index or range "${t}": use a comma-separated list like 1,3,5-9.`);
+    }
+  }
+  return [...out].sort((a, b) => a - b);
+}

@@ -1,0 +1,375 @@
+import express, { type Request, type Response } from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { LocalEngine } from '../engine.ts';
+import { EMULATED_FLINK_VERSION, ENGINE_REVISION } from '../engine.ts';
+import type { ExecutionJobVertex, JobExecution } from '../runtime/job.ts';
+import {
+  AGGREGATION_MODES,
+  aggregateMetrics,
+  jobMetrics,
+  parseSubtaskFilter,
+  subtaskMetrics,
+  taskManagerMetrics,
+  type AggregationMode,
+  type MetricValues,
+} from './metric-store.ts';
+import * as views from './views.ts';
+
+/** A REST error: status and Flink's `{"errors": [...]}` body. */
+export class RestError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+interface HandlerContext {
+  engine: LocalEngine;
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  now: number;
+}
+
+type Handler = (ctx: HandlerContext) => { status?: number; body: unknown };
+
+/** One route: Flink's `XxxHeaders` (method + URL template) with its handler. */
+export interface RouteSpec {
+  method: 'GET' | 'PATCH' | 'POST' | 'DELETE';
+  path: string;
+  handler: Handler;
+}
+
+const JOB_ID = /^[0-9a-f]{32}$/;
+
+function job(ctx: HandlerContext): JobExecution {
+  const id = ctx.params.jobid;
+  if (!JOB_ID.test(id)) throw new RestError(400, `Bad request, could not parse parameters: Cannot parse JobID "${id}": a job ID is 32 hexadecimal characters.`);
+  const found = ctx.engine.cluster.jobs.get(id);
+  if (!found) throw new RestError(404, `Job ${id} not found`);
+  return found;
+}
+
+function vertex(ctx: HandlerContext): { job: JobExecution; vertex: ExecutionJobVertex } {
+  const j = job(ctx);
+  const id = ctx.params.vertexid;
+  if (!JOB_ID.test(id)) throw new RestError(400, `Bad request, could not parse parameters: Cannot parse JobVertexID "${id}".`);
+  const v = j.findVertex(id);
+  if (!v) throw new RestError(404, `JobVertexId ${id} not found`);
+  return { job: j, vertex: v };
+}
+
+function subtaskIndex(ctx: HandlerContext, v: ExecutionJobVertex): number {
+  const raw = ctx.params.subtaskindex;
+  const index = Number(raw);
+  if (!/^\d+$/.test(raw)) throw new RestError(400, `Bad request, could not parse parameters: Cannot parse subtask index "${raw}".`);
+  if (index >= v.tasks.length) throw new RestError(404, `Invalid subtask index for vertex ${v.jobVertex.id}`);
+  return index;
+}
+
+function metricNames(query: HandlerContext['query']): string[] | undefined {
+  const get = query.get;
+  if (get === undefined || get === '') return undefined;
+  return get.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function aggregationModes(query: HandlerContext['query']): AggregationMode[] {
+  const agg = query.agg;
+  if (agg === undefined || agg === '') return ['min', 'max', 'avg', 'sum', 'skew'];
+  const modes = agg.split(',').map((s) => s.trim().toLowerCase());
+  for (const m of modes) {
+    if (!(AGGREGATION_MODES as readonly string[]).includes(m)) {
+      throw new RestError(400, `Bad request, could not parse parameters: Cannot parse aggregation mode "${m}"; use min, max, avg, sum or skew.`);
+    }
+  }
+  return modes as AggregationMode[];
+}
+
+/** `MetricCollectionResponseBody` on the wire: a bare array `[{id}]` or `[{id, value}]`. */
+function metricCollection(store: MetricValues, requested: string[] | undefined): Array<{ id: string; value?: string }> {
+  if (requested === undefined) return [...store.keys()].sort().map((id) => ({ id }));
+  return requested.filter((id) => store.has(id)).map((id) => ({ id, value: store.get(id)! }));
+}
+
+function prefixed(tasks: ExecutionJobVertex['tasks']): MetricValues {
+  const all: MetricValues = new Map();
+  for (const t of tasks) for (const [k, v] of subtaskMetrics(t)) all.set(`${t.identity.subtaskIndex}.${k}`, v);
+  return all;
+}
+
+function taskManagerOf(ctx: HandlerContext) {
+  const tm = ctx.engine.cluster.taskManagers.find((t) => t.id === ctx.params.taskmanagerid);
+  if (!tm) throw new RestError(404, `Could not find TaskExecutor ${ctx.params.taskmanagerid}.`);
+  return tm;
+}
+
+/** The read side of Flink's REST API v1 (part 1 of the engine) and cancel. */
+export const ROUTES: RouteSpec[] = [
+  { method: 'GET', path: '/config', handler: () => ({ body: views.dashboardConfiguration() }) },
+  { method: 'GET', path: '/overview', handler: ({ engine }) => ({ body: views.clusterOverview(engine) }) },
+  { method: 'GET', path: '/jobmanager/config', handler: ({ engine }) => ({ body: engine.configuration }) },
+  { method: 'GET', path: '/jobmanager/environment', handler: () => ({ body: views.jobManagerEnvironment() }) },
+  {
+    method: 'GET',
+    path: '/jobmanager/metrics',
+    handler: ({ query }) => {
+      const mem = process.memoryUsage();
+      const store: MetricValues = new Map([
+        ['Status.JVM.Memory.Heap.Used', String(mem.heapUsed)],
+        ['Status.JVM.Memory.Heap.Committed', String(mem.heapTotal)],
+        ['numRegisteredTaskManagers', '0'],
+        ['numRunningJobs', '0'],
+      ]);
+      return { body: metricCollection(store, metricNames(query)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/jobs',
+    handler: ({ engine }) => ({ body: { jobs: [...engine.cluster.jobs.values()].map((j) => ({ id: j.jobId, status: j.status })) } }),
+  },
+  { method: 'GET', path: '/jobs/overview', handler: ({ engine, now }) => ({ body: views.jobsOverview(engine, now) }) },
+  {
+    method: 'GET',
+    path: '/jobs/metrics',
+    handler: (ctx) => {
+      const ids = ctx.query.jobs?.split(',').filter((s) => s !== '');
+      const jobs = [...ctx.engine.cluster.jobs.values()].filter((j) => !ids || ids.includes(j.jobId));
+      return { body: aggregateMetrics(jobs.map((j) => jobMetrics(j, ctx.now)), metricNames(ctx.query), aggregationModes(ctx.query)) };
+    },
+  },
+  { method: 'GET', path: '/jobs/:jobid', handler: (ctx) => ({ body: views.jobDetails(job(ctx), ctx.now) }) },
+  {
+    method: 'PATCH',
+    path: '/jobs/:jobid',
+    handler: (ctx) => {
+      const j = job(ctx);
+      const mode = (ctx.query.mode ?? 'cancel').toLowerCase();
+      if (mode === 'stop') throw new RestError(400, 'The "stop" termination mode is not supported: use POST /jobs/:jobid/stop (stop with savepoint).');
+      if (mode !== 'cancel') throw new RestError(400, `Bad request, could not parse parameters: Cannot parse termination mode "${ctx.query.mode}".`);
+      if (j.isTerminal) throw new RestError(409, `Job ${j.jobId} is already in a terminal state (${j.status}).`);
+      j.cancel();
+      return { status: 202, body: {} };
+    },
+  },
+  { method: 'GET', path: '/jobs/:jobid/status', handler: (ctx) => ({ body: { status: job(ctx).status } }) },
+  { method: 'GET', path: '/jobs/:jobid/plan', handler: (ctx) => ({ body: { plan: views.jobPlan(job(ctx)) } }) },
+  { method: 'GET', path: '/jobs/:jobid/config', handler: (ctx) => ({ body: views.jobConfig(job(ctx)) }) },
+  { method: 'GET', path: '/jobs/:jobid/jobmanager/config', handler: (ctx) => (job(ctx), { body: ctx.engine.configuration }) },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/exceptions',
+    handler: (ctx) => {
+      const max = ctx.query.maxExceptions !== undefined ? Number(ctx.query.maxExceptions) : 20;
+      if (!Number.isInteger(max) || max < 0) throw new RestError(400, 'Bad request, could not parse parameters: maxExceptions must be a non-negative integer.');
+      return { body: views.jobExceptions(job(ctx), max) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/metrics',
+    handler: (ctx) => ({ body: metricCollection(jobMetrics(job(ctx), ctx.now), metricNames(ctx.query)) }),
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/checkpoints/config',
+    handler: (ctx) => {
+      const j = job(ctx);
+      const config = views.checkpointConfig(j);
+      if (!config) throw new RestError(404, `Checkpointing is not enabled for this job (${j.jobId}).`);
+      return { body: config };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/accumulators',
+    handler: (ctx) => (job(ctx), { body: { 'job-accumulators': [], 'user-task-accumulators': [], 'serialized-user-task-accumulators': {} } }),
+  },
+  { method: 'GET', path: '/jobs/:jobid/vertices/:vertexid', handler: (ctx) => {
+    const { job: j, vertex: v } = vertex(ctx);
+    return { body: views.vertexDetails(j, v, ctx.now) };
+  } },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/backpressure',
+    handler: (ctx) => {
+      const { job: j, vertex: v } = vertex(ctx);
+      return { body: views.vertexBackPressure(j, v) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/watermarks',
+    handler: (ctx) => {
+      const { vertex: v } = vertex(ctx);
+      return {
+        body: v.tasks.map((t) => ({ id: `${t.identity.subtaskIndex}.currentInputWatermark`, value: subtaskMetrics(t).get('currentInputWatermark')! })),
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/metrics',
+    handler: (ctx) => ({ body: metricCollection(prefixed(vertex(ctx).vertex.tasks), metricNames(ctx.query)) }),
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/subtasks/metrics',
+    handler: (ctx) => {
+      const { vertex: v } = vertex(ctx);
+      let tasks = v.tasks;
+      if (ctx.query.subtasks) {
+        let indices: number[];
+        try {
+          indices = parseSubtaskFilter(ctx.query.subtasks, v.tasks.length);
+        } catch (error) {
+          throw new RestError(400, `Bad request, could not parse parameters: ${(error as Error).message}`);
+        }
+        tasks = indices.map((i) => v.tasks[i]);
+      }
+      return { body: aggregateMetrics(tasks.map((t) => subtaskMetrics(t)), metricNames(ctx.query), aggregationModes(ctx.query)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/subtasks/:subtaskindex',
+    handler: (ctx) => {
+      const { vertex: v } = vertex(ctx);
+      return { body: views.subtaskDetails(v.tasks[subtaskIndex(ctx, v)], ctx.now) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/subtasks/:subtaskindex/attempts/:attempt',
+    handler: (ctx) => {
+      const { vertex: v } = vertex(ctx);
+      const task = v.tasks[subtaskIndex(ctx, v)];
+      if (Number(ctx.params.attempt) !== task.identity.attempt) throw new RestError(404, `Attempt ${ctx.params.attempt} not found for subtask ${task.identity.subtaskIndex}.`);
+      return { body: views.subtaskDetails(task, ctx.now) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/subtasks/:subtaskindex/metrics',
+    handler: (ctx) => {
+      const { vertex: v } = vertex(ctx);
+      return { body: metricCollection(subtaskMetrics(v.tasks[subtaskIndex(ctx, v)]), metricNames(ctx.query)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/subtasktimes',
+    handler: (ctx) => ({ body: views.subtaskTimes(vertex(ctx).vertex, ctx.now) }),
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/taskmanagers',
+    handler: (ctx) => ({ body: views.vertexTaskManagers(ctx.engine, vertex(ctx).vertex, ctx.now) }),
+  },
+  {
+    method: 'GET',
+    path: '/taskmanagers',
+    handler: ({ engine, now }) => ({ body: { taskmanagers: engine.cluster.taskManagers.map((tm) => views.taskManagerInfo(engine, tm, now)) } }),
+  },
+  {
+    method: 'GET',
+    path: '/taskmanagers/metrics',
+    handler: (ctx) => {
+      const ids = ctx.query.taskmanagers?.split(',').filter((s) => s !== '');
+      const tms = ctx.engine.cluster.taskManagers.filter((tm) => !ids || ids.includes(tm.id));
+      return { body: aggregateMetrics(tms.map((tm) => taskManagerMetrics(ctx.engine, tm)), metricNames(ctx.query), aggregationModes(ctx.query)) };
+    },
+  },
+  { method: 'GET', path: '/taskmanagers/:taskmanagerid', handler: (ctx) => ({ body: views.taskManagerDetails(ctx.engine, taskManagerOf(ctx), ctx.now) }) },
+  {
+    method: 'GET',
+    path: '/taskmanagers/:taskmanagerid/metrics',
+    handler: (ctx) => ({ body: metricCollection(taskManagerMetrics(ctx.engine, taskManagerOf(ctx)), metricNames(ctx.query)) }),
+  },
+];
+
+/** Engine-only extras, under a path of their own so they are never mistaken for Flink's API. */
+export const EXTRA_ROUTES: RouteSpec[] = [
+  {
+    method: 'GET',
+    path: '/local-engine/v1/info',
+    handler: ({ engine, now }) => ({
+      body: {
+        engine: ENGINE_REVISION,
+        emulatedFlinkVersion: EMULATED_FLINK_VERSION,
+        now,
+        startedAt: engine.cluster.startTime,
+        scenario: engine.scenario ? { name: engine.scenario.name, description: engine.scenario.description } : null,
+        seed: engine.seed,
+        rate: engine.generator.rate,
+        events: engine.generator.events ?? null,
+        job: engine.jobName,
+        sinkDir: engine.sinkDir ?? null,
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/local-engine/v1/jobs/:jobid/results',
+    handler: (ctx) => {
+      const j = job(ctx);
+      const store = ctx.engine.results.get(j.jobId);
+      return { body: { rows: store?.rows() ?? [], emitted: store?.emitted ?? 0, sinkFile: ctx.engine.sinkFiles.get(j.jobId) ?? null } };
+    },
+  },
+];
+
+function toQuery(req: Request): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(req.query)) out[k] = Array.isArray(v) ? v.map(String).join(',') : v === undefined ? undefined : String(v);
+  return out;
+}
+
+/** The express app serving Flink's REST API v1 (at `/` and `/v1`) over the engine. */
+export function createRestApp(engine: LocalEngine): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((_req, res, next) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    next();
+  });
+  const mount = (prefix: string, routes: RouteSpec[]) => {
+    for (const route of routes) {
+      const method = route.method.toLowerCase() as 'get' | 'patch' | 'post' | 'delete';
+      app[method](`${prefix}${route.path}`, (req: Request, res: Response) => {
+        try {
+          const result = route.handler({
+            engine,
+            params: req.params as Record<string, string>,
+            query: toQuery(req),
+            now: engine.now(),
+          });
+          res.status(result.status ?? 200).json(result.body);
+        } catch (error) {
+          if (error instanceof RestError) res.status(error.status).json({ errors: [error.message] });
+          else res.status(500).json({ errors: ['Internal server error.', `<Exception on server side:\n${(error as Error).stack ?? String(error)}\nEnd of exception on server side>`] });
+        }
+      });
+    }
+  };
+  mount('', ROUTES);
+  mount('/v1', ROUTES);
+  mount('', EXTRA_ROUTES);
+  app.use((req, res) => {
+    res.status(404).json({ errors: [`Not found: ${req.path}`] });
+  });
+  return app;
+}
+
+/** Listens on 127.0.0.1:port (0 = any free port); rejects with a clear message when the port is taken. */
+export function listen(app: express.Express, port: number, host = '127.0.0.1'): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once('listening', () => resolve({ server, port: (server.address() as AddressInfo).port }));
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new Error(`Port ${port} on ${host} is already in use: stop what uses it or pick another with --port.`));
+      else if (error.code === 'EACCES') reject(new Error(`No permission to listen on ${host}:${port}: pick a port above 1023 with --port.`));
+      else reject(error);
+    });
+  });
+}
