@@ -1,0 +1,48 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { testIds } from '../../renderer/testIds';
+import { SubtasksPanel } from './SubtasksPanel';
+
+/** The job page: header, the React Flow graph and its vertices. */
+export class JobGraphPage {
+  readonly name: Locator;
+  readonly state: Locator;
+  readonly requestCount: Locator;
+  readonly canvas: Locator;
+  readonly legend: Locator;
+  readonly notFound: Locator;
+
+  constructor(readonly page: Page) {
+    this.name = page.getByTestId(testIds.jobGraph.name);
+    this.state = page.getByTestId(testIds.jobGraph.state);
+    this.requestCount = page.getByTestId(testIds.jobGraph.requestCount);
+    this.canvas = page.getByTestId(testIds.jobGraph.canvas);
+    this.legend = page.getByTestId(testIds.jobGraph.legend);
+    this.notFound = page.getByTestId(testIds.jobGraph.notFound);
+  }
+
+  vertex(vertexId: string): Locator {
+    return this.page.getByTestId(testIds.jobGraph.vertex(vertexId));
+  }
+
+  /** All vertex nodes drawn on the canvas. */
+  vertices(): Locator {
+    return this.canvas.locator('[data-testid^="vertex-"][data-busy]');
+  }
+
+  async expectGraphShown(): Promise<void> {
+    await expect(this.canvas).toBeVisible({ timeout: 30_000 });
+    await expect(this.legend).toBeVisible();
+  }
+
+  async vertexParallelism(vertexId: string): Promise<number> {
+    const value = await this.vertex(vertexId).getByTestId(testIds.jobGraph.vertexParallelism).getAttribute('data-parallelism');
+    return Number(value);
+  }
+
+  async openSubtasks(vertexId: string): Promise<SubtasksPanel> {
+    await this.vertex(vertexId).click();
+    const panel = new SubtasksPanel(this.page);
+    await expect(panel.root).toBeVisible();
+    return panel;
+  }
+}

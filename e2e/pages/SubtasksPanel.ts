@@ -1,0 +1,29 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { testIds } from '../../renderer/testIds';
+
+/** The subtasks table of the selected vertex. */
+export class SubtasksPanel {
+  readonly root: Locator;
+  readonly table: Locator;
+  readonly rows: Locator;
+
+  constructor(readonly page: Page) {
+    this.root = page.getByTestId(testIds.subtasks.panel);
+    this.table = page.getByTestId(testIds.subtasks.table);
+    this.rows = this.table.locator('tbody tr');
+  }
+
+  async expectRows(count: number): Promise<void> {
+    await expect(this.table).toBeVisible({ timeout: 30_000 });
+    await expect(this.rows).toHaveCount(count);
+  }
+
+  async sortBy(column: string): Promise<void> {
+    await this.table.getByRole('columnheader', { name: column }).getByRole('button').click();
+  }
+
+  async close(): Promise<void> {
+    await this.root.getByRole('button', { name: 'Close subtasks' }).click();
+    await expect(this.root).toBeHidden();
+  }
+}

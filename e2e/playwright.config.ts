@@ -1,0 +1,45 @@
+import { defineConfig } from '@playwright/test';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Two projects: `web` needs nothing but the built console; `flink` needs the real cluster that
+ * `npm run flink:up` starts (its specs fail with that instruction when it is missing).
+ * One worker: the machine has two cores and each test starts its own console process.
+ */
+export default defineConfig({
+  outputDir: path.join(ROOT, 'test-results/playwright'),
+  forbidOnly: true,
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list'], ['html', { outputFolder: path.join(ROOT, 'playwright-report'), open: 'never' }]],
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 1440, height: 900 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  projects: [
+    { name: 'web', testDir: path.join(ROOT, 'e2e/specs/web') },
+    { name: 'flink', testDir: path.join(ROOT, 'e2e/specs/flink'), timeout: 180_000 },
+  ],
+});

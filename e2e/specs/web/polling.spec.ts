@@ -1,0 +1,102 @@
+import type { Page } from '@playwright/test';
+import { testIds } from '../../../renderer/testIds';
+import { ConsolePage } from '../../pages/ConsolePage';
+import { expect, test } from '../../support/console';
+import { startReplayFlink, type ReplayFlink } from '../../support/replayFlink';
+
+/**
+ * Polling, with Playwright's fake clock instead of waiting: the interval is never below the cluster's
+ * minimum, a hidden tab costs nothing, and leaving a page stops its polling.
+ */
+let replay: ReplayFlink;
+
+test.beforeEach(async () => {
+  replay = await startReplayFlink();
+});
+
+test.afterEach(async () => {
+  await replay.close();
+});
+
+/** Counts engine calls by method name, as the page sends them. */
+function countCalls(page: Page): Map<string, number> {
+  const counts = new Map<string, number>();
+  page.on('request', (request) => {
+    if (!request.url().endsWith('/api/rpc')) return;
+    const method = (request.postDataJSON() as { method?: string } | null)?.method ?? '?';
+    counts.set(method, (counts.get(method) ?? 0) + 1);
+  });
+  return counts;
+}
+
+async function setHidden(page: Page, hidden: boolean): Promise<void> {
+  await page.evaluate((value) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (value ? 'hidden' : 'visible') });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+}
+
+test('refreshes at the chosen interval, never below the minimum, and not while hidden', async ({ consoleProcess, page }) => {
+  await page.clock.install();
+  const calls = countCalls(page);
+  await page.goto(consoleProcess.url);
+
+  const form = await new ConsolePage(page).openAddCluster();
+  await form.fill({ name: 'recorded', url: replay.url });
+  await form.save();
+  const cluster = await form.openSavedCluster();
+  await expect(cluster.flinkVersion).toHaveText(replay.version);
+  await expect(page.getByTestId(testIds.refresh.control).getByRole('combobox')).toHaveValue(/\d+/);
+
+  // The choices start at the cluster's minimum; none is below it.
+  const options = await page.getByTestId(testIds.refresh.control).getByRole('option').allTextContents();
+  const values = await page
+    .getByTestId(testIds.refresh.control)
+    .getByRole('option')
+    .evaluateAll((els) => els.map((el) => Number((el as HTMLOptionElement).value)));
+  expect(options[0]).toContain('cluster minimum');
+  const minimum = values[0];
+  expect(Math.min(...values)).toBe(minimum);
+
+  // Pick the minimum: exactly one overview call per interval, none a second before it is due.
+  await page.getByTestId(testIds.refresh.control).getByRole('combobox').selectOption(String(minimum));
+  const overviewCalls = (): number => calls.get('getClusterOverview') ?? 0;
+  const settled = async (): Promise<void> => {
+    await expect(page.getByLabel('refreshing')).toHaveCount(0);
+  };
+  await page.clock.runFor(minimum);
+  await settled();
+  for (let i = 0; i < 3; i += 1) {
+    const before = overviewCalls();
+    await page.clock.runFor(minimum - 1000);
+    expect(overviewCalls(), 'no call before the interval is over').toBe(before);
+    await page.clock.runFor(1000);
+    await expect.poll(overviewCalls).toBe(before + 1);
+    await settled();
+  }
+
+  // Hidden tab: no calls at all; visible again: one catch-up call at once.
+  await setHidden(page, true);
+  const hiddenAt = calls.get('getClusterOverview') ?? 0;
+  await page.clock.runFor(minimum * 5);
+  expect(calls.get('getClusterOverview') ?? 0).toBe(hiddenAt);
+  await setHidden(page, false);
+  await expect.poll(() => calls.get('getClusterOverview') ?? 0).toBe(hiddenAt + 1);
+  await settled();
+
+  // Paused: no calls; resumed: polling again.
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const pausedAt = calls.get('getClusterOverview') ?? 0;
+  await page.clock.runFor(minimum * 5);
+  expect(calls.get('getClusterOverview') ?? 0).toBe(pausedAt);
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await page.clock.runFor(minimum);
+  await expect.poll(() => calls.get('getClusterOverview') ?? 0).toBeGreaterThan(pausedAt);
+  await settled();
+
+  // Leaving the cluster page stops its polling.
+  await page.getByRole('link', { name: 'Add cluster' }).click();
+  const leftAt = calls.get('getClusterOverview') ?? 0;
+  await page.clock.runFor(minimum * 5);
+  expect(calls.get('getClusterOverview') ?? 0).toBe(leftAt);
+});

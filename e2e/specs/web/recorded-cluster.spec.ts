@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { testIds } from '../../../renderer/testIds';
+import { ClusterFormPage } from '../../pages/ClusterFormPage';
+import { expect, test } from '../../support/console';
+import { ROOT } from '../../support/paths';
+import { startReplayFlink, type ReplayFlink } from '../../support/replayFlink';
+
+/**
+ * Every page against recorded responses of a real Flink 2.2.1, served from loopback:
+ * no running cluster needed, and failures can be switched on at will.
+ */
+let replay: ReplayFlink;
+
+test.beforeEach(async () => {
+  replay = await startReplayFlink();
+});
+
+test.afterEach(async () => {
+  await replay.close();
+});
+
+test('save, open, graph and subtasks against a recorded Flink', async ({ app }) => {
+  const form = await app.openAddCluster();
+  await form.fill({ name: 'recorded', url: replay.url });
+  await form.save();
+  await expect(form.detectedVersion).toHaveText(replay.version);
+  await expect(app.clusterLink('recorded')).toBeVisible();
+
+  const cluster = await form.openSavedCluster();
+  await expect(cluster.flinkVersion).toHaveText(replay.version);
+  await expect(cluster.taskManagers).toHaveText('2');
+  await expect(cluster.slots.getByTitle('total')).toHaveText('4');
+  await cluster.expectJob(replay.jobId, 'gatewaymeter-test', 'RUNNING');
+
+  const job = await cluster.openJob(replay.jobId);
+  await job.expectGraphShown();
+  await expect(job.vertices()).toHaveCount(replay.vertices.length);
+  for (const vertex of replay.vertices) {
+    await expect(job.vertex(vertex.id).getByTestId(testIds.jobGraph.vertexName)).toHaveText(vertex.name);
+  }
+  expect(replay.shipStrategies.length).toBeGreaterThan(0);
+  await expect(job.canvas.locator('.edge-label')).toHaveText(replay.shipStrategies);
+
+  const subtasks = await job.openSubtasks(replay.vertices[0].id);
+  await subtasks.expectRows(await job.vertexParallelism(replay.vertices[0].id));
+  expect(replay.misses, 'requests the recording could not answer').toEqual([]);
+});
+
+test('a failing refresh keeps the last data, marks it stale and names the endpoint', async ({ app, page }) => {
+  const form = await app.openAddCluster();
+  await form.fill({ name: 'flaky', url: replay.url });
+  await form.save();
+  const cluster = await form.openSavedCluster();
+  await expect(cluster.flinkVersion).toHaveText(replay.version);
+  await cluster.expectJob(replay.jobId, 'gatewaymeter-test', 'RUNNING');
+
+  replay.setBroken(true);
+  await page.getByRole('button', { name: 'Refresh now' }).click();
+
+  const overviewError = cluster.overview.getByTestId(testIds.errors.banner);
+  await expect(overviewError).toBeVisible();
+  await expect(overviewError.getByTestId(testIds.errors.endpoint)).toContainText('GET /');
+  await expect(cluster.overview.getByTestId(testIds.refresh.stale)).toBeVisible();
+  await expect(cluster.flinkVersion).toHaveText(replay.version);
+
+  const jobsError = cluster.jobsPanel.getByTestId(testIds.errors.banner);
+  await expect(jobsError).toBeVisible();
+  await expect(cluster.jobsPanel.getByTestId(testIds.refresh.stale)).toBeVisible();
+  await expect(cluster.jobRow(replay.jobId)).toBeVisible();
+  await app.expectNotBlank();
+  await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/stale-cluster.png'), fullPage: true });
+
+  // Back to health: the next refresh clears the banners and the stale marks.
+  replay.setBroken(false);
+  await cluster.overview.getByRole('button', { name: 'Retry' }).click();
+  await expect(overviewError).toHaveCount(0);
+  await expect(cluster.overview.getByTestId(testIds.refresh.stale)).toHaveCount(0);
+});
+
+test('edit and remove a cluster (removal asks first)', async ({ app, page }) => {
+  const form = await app.openAddCluster();
+  await form.fill({ name: 'before', url: replay.url, timeoutMs: 4000 });
+  await form.save();
+  await expect(app.clusterLink('before')).toBeVisible();
+
+  await app.sidebar.getByRole('link', { name: 'Edit before' }).click();
+  const edit = new ClusterFormPage(page);
+  await expect(edit.heading).toHaveText('Edit cluster “before”');
+  await expect(edit.timeout).toHaveValue('4000');
+  await edit.name.fill('after');
+  await edit.save();
+  await expect(edit.success).toContainText('Saved “after”');
+  await expect(app.clusterLink('after')).toBeVisible();
+  await expect(app.clusterLink('before')).toHaveCount(0);
+
+  await app.sidebar.getByRole('button', { name: 'Remove after' }).click();
+  const confirm = app.sidebar.getByRole('alertdialog', { name: 'Remove after?' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(app.clusterLink('after')).toBeVisible();
+
+  await app.sidebar.getByRole('button', { name: 'Remove after' }).click();
+  await app.sidebar.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
+  await expect(app.clusterLink('after')).toHaveCount(0);
+  await app.expectNotBlank();
+});
+
+test('a job that is not on the cluster shows a way back', async ({ app, page }) => {
+  const form = await app.openAddCluster();
+  await form.fill({ name: 'recorded', url: replay.url });
+  await form.save();
+  const cluster = await form.openSavedCluster();
+  await cluster.expectJob(replay.jobId, 'gatewaymeter-test', 'RUNNING');
+
+  const hash = await page.evaluate(() => window.location.hash);
+  await app.goToHash(`${hash}/jobs/${'0'.repeat(32)}`);
+  await expect(page.getByTestId(testIds.jobGraph.notFound)).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the jobs list' }).click();
+  await cluster.expectJob(replay.jobId, 'gatewaymeter-test', 'RUNNING');
+});

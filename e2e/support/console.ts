@@ -1,0 +1,120 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConsolePage } from '../pages/ConsolePage';
+import { ROOT } from './paths';
+
+/** A running `flink-ops app --web` with its own fresh data directory. */
+export interface ConsoleProcess {
+  /** The URL the console printed, with its per-launch token. */
+  url: string;
+  origin: string;
+  dataDir: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const URL_LINE = /^Flink Ops Console \(web mode\): (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)\s*$/m;
+const START_DEADLINE_MS = 45_000;
+
+/** Starts the console and waits for its one URL line on stdout, or fails with what it printed. */
+export async function startConsole(): Promise<ConsoleProcess> {
+  if (!existsSync(path.join(ROOT, 'renderer/dist/index.html'))) {
+    throw new Error('The renderer is not built: run `npx vite build --config renderer/vite.config.ts` (or `npm run build`) first.');
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'flink-ops-e2e-'));
+  const child = spawn(
+    process.execPath,
+    ['engine/cli/flink-ops.mjs', 'app', '--web', '--port', '0', '--data-dir', dataDir],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const output = (): string => `--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`;
+  const stop = async (): Promise<void> => {
+    await terminate(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`The console printed no URL line within ${START_DEADLINE_MS / 1000}s.\n${output()}`)),
+        START_DEADLINE_MS,
+      );
+      const onData = (): void => {
+        const match = URL_LINE.exec(stdout);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`The console exited (code ${code}, signal ${signal}) before printing its URL.\n${output()}`));
+      });
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    return { url, origin: new URL(url).origin, dataDir, output, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode != null || child.signalCode != null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5_000));
+  if ((await Promise.race([exited, timeout])) === 'timeout') {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** Problems the page itself reports: uncaught errors, CSP refusals and React Flow misuse warnings fail the test. */
+function watchPage(page: Page): () => string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    const text = message.text();
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(text)) problems.push(`CSP: ${text}`);
+    if (/\[React Flow\]/.test(text)) problems.push(`React Flow: ${text}`);
+  });
+  return () => problems;
+}
+
+export const test = base.extend<{ consoleProcess: ConsoleProcess; app: ConsolePage }>({
+  // Playwright reads a fixture's dependencies from its first parameter: this one has none.
+  // eslint-disable-next-line no-empty-pattern
+  consoleProcess: async ({}, use, testInfo) => {
+    const proc = await startConsole();
+    try {
+      await use(proc);
+    } finally {
+      if (testInfo.status !== testInfo.expectedStatus) {
+        await testInfo.attach('console-output', { body: proc.output(), contentType: 'text/plain' });
+      }
+      await proc.stop();
+    }
+  },
+  app: async ({ page, consoleProcess }, use) => {
+    const problems = watchPage(page);
+    const app = new ConsolePage(page);
+    await page.goto(consoleProcess.url);
+    await app.expectReady();
+    await use(app);
+    expect(problems(), 'the page reported errors (uncaught exceptions or CSP violations)').toEqual([]);
+  },
+});
+
+export { expect };

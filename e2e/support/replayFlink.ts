@@ -1,0 +1,92 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { ROOT } from './paths';
+
+/** What `flink.sh record` wrote: real responses of a real cluster, by REST path. */
+interface Manifest {
+  flinkVersion: string;
+  jobId: string;
+  vertices: Array<{ id: string; name: string }>;
+  files: Record<string, { path: string; status: number }>;
+}
+
+export interface ReplayFlink {
+  url: string;
+  version: string;
+  jobId: string;
+  vertices: Array<{ id: string; name: string }>;
+  /** Ship strategies of the recorded plan's edges, in plan order (what the graph's edge labels must say). */
+  shipStrategies: string[];
+  /** While broken, every request answers 500 like a JobManager in trouble. */
+  setBroken(broken: boolean): void;
+  /** Paths asked for that have no recording (answered 404), for debugging a failing test. */
+  misses: string[];
+  close(): Promise<void>;
+}
+
+/** `/a?get=x,y&agg=min` and `/a?agg=min&get=x%2Cy` are the same request. */
+function requestKey(rawPath: string): string {
+  const url = new URL(rawPath, 'http://replay');
+  const params = [...url.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b));
+  return params.length === 0 ? url.pathname : `${url.pathname}?${params.map(([k, v]) => `${k}=${v}`).join('&')}`;
+}
+
+/**
+ * A loopback HTTP server that answers with the recorded responses of a real Flink (e2e/flink/recorded/<version>/),
+ * so the web specs can walk every page without a running cluster.
+ */
+export async function startReplayFlink(version = '2.2.1'): Promise<ReplayFlink> {
+  const dir = path.join(ROOT, 'e2e/flink/recorded', version);
+  const manifestFile = path.join(dir, 'manifest.json');
+  if (!existsSync(manifestFile)) {
+    throw new Error(`No recorded Flink ${version} responses at ${path.relative(ROOT, dir)}: run \`bash e2e/flink/flink.sh record\` with a cluster up.`);
+  }
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+  const responses = new Map<string, { status: number; body: string }>();
+  for (const [file, entry] of Object.entries(manifest.files)) {
+    responses.set(requestKey(entry.path), { status: entry.status, body: readFileSync(path.join(dir, file), 'utf8') });
+  }
+
+  const planFile = Object.entries(manifest.files).find(([, entry]) => entry.path.endsWith('/plan'))?.[0];
+  const plan = planFile
+    ? (JSON.parse(readFileSync(path.join(dir, planFile), 'utf8')) as {
+        plan: { nodes: Array<{ inputs?: Array<{ ship_strategy: string }> }> };
+      })
+    : { plan: { nodes: [] } };
+  const shipStrategies = plan.plan.nodes.flatMap((node) => (node.inputs ?? []).map((input) => input.ship_strategy));
+
+  let broken = false;
+  const misses: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const key = requestKey(req.url ?? '/');
+    const send = (status: number, body: string): void => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
+      res.end(body);
+    };
+    if (broken) return send(500, JSON.stringify({ errors: ['Internal server error.', 'replay: broken on purpose'] }));
+    const recorded = responses.get(key);
+    if (recorded) return send(recorded.status, recorded.body);
+    misses.push(key);
+    return send(404, JSON.stringify({ errors: ['Not found: ' + key] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    version: manifest.flinkVersion,
+    jobId: manifest.jobId,
+    vertices: manifest.vertices,
+    shipStrategies,
+    setBroken: (value) => {
+      broken = value;
+    },
+    misses,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

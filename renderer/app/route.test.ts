@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { formatRoute, parseHash, routeClusterId, type Route } from './route';
+
+describe('parseHash', () => {
+  it('reads the home page from an empty or root hash', () => {
+    expect(parseHash('')).toEqual({ page: 'home' });
+    expect(parseHash('#')).toEqual({ page: 'home' });
+    expect(parseHash('#/')).toEqual({ page: 'home' });
+    expect(parseHash('#/clusters')).toEqual({ page: 'home' });
+  });
+
+  it('reads cluster pages', () => {
+    expect(parseHash('#/clusters/new')).toEqual({ page: 'add-cluster' });
+    expect(parseHash('#/clusters/c1')).toEqual({ page: 'cluster', clusterId: 'c1' });
+    expect(parseHash('#/clusters/c1/')).toEqual({ page: 'cluster', clusterId: 'c1' });
+    expect(parseHash('#/clusters/c1/jobs')).toEqual({ page: 'cluster', clusterId: 'c1' });
+    expect(parseHash('#/clusters/c1/edit')).toEqual({ page: 'edit-cluster', clusterId: 'c1' });
+  });
+
+  it('reads a job page with and without a selected vertex', () => {
+    expect(parseHash('#/clusters/c1/jobs/abc')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null });
+    expect(parseHash('#/clusters/c1/jobs/abc?vertex=v9')).toEqual({
+      page: 'job',
+      clusterId: 'c1',
+      jobId: 'abc',
+      vertexId: 'v9',
+    });
+    expect(parseHash('#/clusters/c1/jobs/abc?vertex=')).toMatchObject({ vertexId: null });
+  });
+
+  it('decodes encoded ids', () => {
+    expect(parseHash('#/clusters/prod%20eu%2F1')).toEqual({ page: 'cluster', clusterId: 'prod eu/1' });
+  });
+
+  it('marks anything else as unknown instead of throwing', () => {
+    expect(parseHash('#/nope')).toEqual({ page: 'unknown', hash: '#/nope' });
+    expect(parseHash('#/clusters/c1/jobs/a/b')).toMatchObject({ page: 'unknown' });
+    expect(parseHash('#/clusters/%E0%A4%A')).toMatchObject({ page: 'unknown' });
+  });
+});
+
+describe('formatRoute', () => {
+  const routes: Route[] = [
+    { page: 'home' },
+    { page: 'add-cluster' },
+    { page: 'edit-cluster', clusterId: 'a b' },
+    { page: 'cluster', clusterId: 'c/1' },
+    { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: null },
+    { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v&1' },
+  ];
+
+  it.each(routes)('round-trips %j', (route) => {
+    expect(parseHash(formatRoute(route))).toEqual(route);
+  });
+
+  it('writes the documented shapes', () => {
+    expect(formatRoute({ page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v1' })).toBe(
+      '#/clusters/c1/jobs/j1?vertex=v1',
+    );
+  });
+});
+
+describe('routeClusterId', () => {
+  it('names the cluster of cluster-scoped routes only', () => {
+    expect(routeClusterId({ page: 'job', clusterId: 'c1', jobId: 'j', vertexId: null })).toBe('c1');
+    expect(routeClusterId({ page: 'home' })).toBeNull();
+  });
+});

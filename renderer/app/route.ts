@@ -1,0 +1,71 @@
+/**
+ * Where the user is, kept in the URL hash so a reload (or a link pasted into chat at 3 a.m.) lands
+ * on the same page. Pure: parse and format only, no window access.
+ *
+ *   #/                                  home (pick or add a cluster)
+ *   #/clusters/new                      add a cluster
+ *   #/clusters/<id>/edit                edit a cluster
+ *   #/clusters/<id>                     overview + jobs
+ *   #/clusters/<id>/jobs/<jobId>        job graph
+ *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>   job graph with a vertex's subtasks open
+ */
+export type Route =
+  | { page: 'home' }
+  | { page: 'add-cluster' }
+  | { page: 'edit-cluster'; clusterId: string }
+  | { page: 'cluster'; clusterId: string }
+  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null }
+  | { page: 'unknown'; hash: string };
+
+export function parseHash(hash: string): Route {
+  const raw = hash.startsWith('#') ? hash.slice(1) : hash;
+  const queryAt = raw.indexOf('?');
+  const path = queryAt >= 0 ? raw.slice(0, queryAt) : raw;
+  const query = new URLSearchParams(queryAt >= 0 ? raw.slice(queryAt + 1) : '');
+  const parts = path.split('/').filter((p) => p.length > 0);
+  let segments: string[];
+  try {
+    segments = parts.map((p) => decodeURIComponent(p));
+  } catch {
+    return { page: 'unknown', hash };
+  }
+
+  if (segments.length === 0) return { page: 'home' };
+  if (segments[0] !== 'clusters') return { page: 'unknown', hash };
+  if (segments.length === 1) return { page: 'home' };
+  if (segments.length === 2 && segments[1] === 'new') return { page: 'add-cluster' };
+  const clusterId = segments[1];
+  if (segments.length === 2) return { page: 'cluster', clusterId };
+  if (segments.length === 3 && segments[2] === 'edit') return { page: 'edit-cluster', clusterId };
+  if (segments.length === 3 && segments[2] === 'jobs') return { page: 'cluster', clusterId };
+  if (segments.length === 4 && segments[2] === 'jobs') {
+    const vertex = query.get('vertex');
+    return { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null };
+  }
+  return { page: 'unknown', hash };
+}
+
+export function formatRoute(route: Route): string {
+  const enc = encodeURIComponent;
+  switch (route.page) {
+    case 'home':
+      return '#/';
+    case 'add-cluster':
+      return '#/clusters/new';
+    case 'edit-cluster':
+      return `#/clusters/${enc(route.clusterId)}/edit`;
+    case 'cluster':
+      return `#/clusters/${enc(route.clusterId)}`;
+    case 'job': {
+      const base = `#/clusters/${enc(route.clusterId)}/jobs/${enc(route.jobId)}`;
+      return route.vertexId ? `${base}?vertex=${enc(route.vertexId)}` : base;
+    }
+    case 'unknown':
+      return route.hash.startsWith('#') ? route.hash : `#${route.hash}`;
+  }
+}
+
+/** The cluster a route is about, if any: the sidebar highlights it. */
+export function routeClusterId(route: Route): string | null {
+  return 'clusterId' in route ? route.clusterId : null;
+}

@@ -1,0 +1,213 @@
+/**
+ * Development only: an in-browser fake engine so the UI can be seen without the engine or a Flink
+ * cluster (`npx vite --config renderer/vite.config.ts`, then open `/?fake`). main.tsx imports it behind
+ * `import.meta.env.DEV`, so production builds do not contain it.
+ */
+import type {
+  BridgeResponse,
+  ClusterConfig,
+  ClusterInput,
+  EdgeView,
+  EngineMethod,
+  ErrorInfo,
+  JobGraph,
+  JobSummary,
+  SubtaskRow,
+  VertexView,
+} from '../../engine/contracts/engine-api';
+import type { Transport } from '../api/engine-client';
+
+class Fail extends Error {
+  constructor(readonly info: ErrorInfo) {
+    super(info.message);
+  }
+}
+
+const started = Date.now() - 3 * 3_600_000 - 12 * 60_000;
+const clusters: ClusterConfig[] = [
+  { id: 'local', name: 'Local engine', url: 'http://127.0.0.1:8081', auth: { kind: 'none', hasSecret: false }, timeoutMs: 10_000, builtIn: true },
+  { id: 'prod', name: 'prod-eu-1', url: 'https://flink.prod.example:8081', auth: { kind: 'basic', username: 'ops', hasSecret: false }, timeoutMs: 10_000 },
+];
+
+interface FakeJob {
+  summary: JobSummary;
+  vertices: Array<Omit<VertexView, 'busyTimeMsPerSecond' | 'backPressuredTimeMsPerSecond' | 'idleTimeMsPerSecond' | 'recordsInPerSecond' | 'recordsOutPerSecond' | 'backpressureLevel'>>;
+  edges: EdgeView[];
+}
+
+function vertex(id: string, name: string, parallelism: number): FakeJob['vertices'][number] {
+  return { id, name, parallelism, maxParallelism: 128, status: 'RUNNING', tasks: { running: parallelism } };
+}
+
+function smallJob(): FakeJob {
+  const vs = [
+    vertex('a1', 'Source: KafkaSource[orders] -> Watermarks', 2),
+    vertex('b2', 'Filter -> Map(enrich with customer, currency normalisation and a very long operator chain name)', 4),
+    vertex('c3', 'Window(TumblingEventTimeWindows(60000)) -> Aggregate', 4),
+    vertex('d4', 'KeyedProcess(dedupe)', 4),
+    vertex('e5', 'Sink: Writer -> Sink: Committer', 2),
+  ];
+  const es: EdgeView[] = [
+    { source: 'a1', target: 'b2', shipStrategy: 'REBALANCE' },
+    { source: 'b2', target: 'c3', shipStrategy: 'HASH' },
+    { source: 'b2', target: 'd4', shipStrategy: 'HASH' },
+    { source: 'c3', target: 'e5', shipStrategy: 'REBALANCE' },
+    { source: 'd4', target: 'e5', shipStrategy: 'FORWARD' },
+  ];
+  return {
+    summary: { id: '8f3c1e2d9a7b4c6d8e0f1a2b3c4d5e6f', name: 'gatewaymeter-test', state: 'RUNNING', startTime: started, endTime: null, durationMs: Date.now() - started, tasks: { running: 16 } },
+    vertices: vs,
+    edges: es,
+  };
+}
+
+function bigJob(): FakeJob {
+  const vs: FakeJob['vertices'] = [];
+  const es: EdgeView[] = [];
+  vs.push(vertex('src', 'Source: events', 8));
+  for (let branch = 0; branch < 22; branch += 1) {
+    let prev = 'src';
+    for (let step = 0; step < 9; step += 1) {
+      const id = `b${branch}s${step}`;
+      vs.push(vertex(id, `Branch ${branch} · step ${step}: ${['Map', 'Filter', 'KeyBy->Reduce', 'Window', 'Process'][step % 5]}`, 1 + ((branch + step) % 6)));
+      es.push({ source: prev, target: id, shipStrategy: step % 3 === 0 ? 'HASH' : step % 3 === 1 ? 'FORWARD' : 'REBALANCE' });
+      prev = id;
+    }
+    es.push({ source: prev, target: 'sink', shipStrategy: 'REBALANCE' });
+  }
+  vs.push(vertex('sink', 'Sink: union of all branches', 4));
+  return {
+    summary: { id: 'b16b16b16b16b16b16b16b16b16b16b1', name: 'big-200-vertex-job', state: 'RUNNING', startTime: started + 3_600_000, endTime: null, durationMs: Date.now() - started - 3_600_000, tasks: { running: 600 } },
+    vertices: vs,
+    edges: es,
+  };
+}
+
+const jobs: FakeJob[] = [smallJob(), bigJob()];
+const finished: JobSummary = { id: '0123456789abcdef0123456789abcdef', name: 'nightly-backfill', state: 'FINISHED', startTime: started - 86_400_000, endTime: started - 80_000_000, durationMs: 6_400_000, tasks: { finished: 12 } };
+const failed: JobSummary = { id: 'fedcba9876543210fedcba9876543210', name: 'payments-fraud-score', state: 'FAILED', startTime: started - 7_200_000, endTime: started - 7_000_000, durationMs: 200_000, tasks: { failed: 1, canceled: 7 } };
+
+function seeded(id: string): number {
+  let h = 0;
+  for (const c of id) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return (h % 1000) / 1000;
+}
+
+function metrics(v: FakeJob['vertices'][number]): VertexView {
+  const base = seeded(v.id);
+  const wobble = (Math.sin(Date.now() / 20_000 + base * 10) + 1) / 2;
+  const busy = Math.round(1000 * Math.min(1, base * 0.8 + wobble * 0.3));
+  const bp = base > 0.6 ? Math.round((base - 0.6) * 2400) : 0;
+  const agg = (max: number) => ({ min: Math.round(max * 0.4), max, avg: Math.round(max * 0.7), sum: max * v.parallelism });
+  return {
+    ...v,
+    recordsInPerSecond: v.id === 'a1' || v.id === 'src' ? 0 : Math.round(12_000 * (1 + base)),
+    recordsOutPerSecond: Math.round(11_500 * (1 + base)),
+    busyTimeMsPerSecond: agg(busy),
+    backPressuredTimeMsPerSecond: agg(Math.min(1000 - busy, bp)),
+    idleTimeMsPerSecond: agg(Math.max(0, 1000 - busy - bp)),
+    backpressureLevel: bp / 1000 <= 0.1 ? 'ok' : bp / 1000 <= 0.5 ? 'low' : 'high',
+  };
+}
+
+const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function check(input: ClusterInput) {
+  if (!/^https?:\/\/[^\s]+$/.test(input.url)) {
+    throw new Fail({ kind: 'invalid-url', message: `"${input.url}" is not a URL: use http://host:port or https://host:port.` });
+  }
+  if (input.url.includes(':1/') || input.url.endsWith(':1')) {
+    throw new Fail({ kind: 'refused', message: `Nothing listens at ${input.url} (connection refused). Is the JobManager running and the port right?`, endpoint: 'GET /config' });
+  }
+  if (input.url.includes('html')) {
+    throw new Fail({ kind: 'not-flink', message: `${input.url} answered, but not like a Flink REST API (HTML instead of JSON at /config).`, endpoint: 'GET /config', status: 200 });
+  }
+  return { flinkVersion: '2.2.1', flinkRevision: 'a1b2c3d', metricsFetchIntervalMs: 10_000, versionSupported: true };
+}
+
+const handlers: Record<EngineMethod, (...args: never[]) => unknown> = {
+  getAppInfo: () => ({ mode: 'web', secretStorage: 'memory', version: '0.1.0-dev' }),
+  listClusters: () => clusters,
+  checkCluster: (input: ClusterInput) => check(input),
+  saveCluster: (input: ClusterInput) => {
+    const result = check(input);
+    const cluster: ClusterConfig = {
+      id: input.id ?? `c${clusters.length + 1}`,
+      name: input.name,
+      url: input.url,
+      auth: { kind: input.auth.kind, username: input.auth.kind === 'basic' ? input.auth.username : undefined, hasSecret: input.auth.kind !== 'none' },
+      caFile: input.caFile,
+      timeoutMs: input.timeoutMs ?? 10_000,
+    };
+    const at = clusters.findIndex((c) => c.id === cluster.id);
+    if (at >= 0) clusters[at] = cluster;
+    else clusters.push(cluster);
+    return { cluster, check: result };
+  },
+  removeCluster: (id: string) => {
+    const at = clusters.findIndex((c) => c.id === id);
+    if (at >= 0) clusters.splice(at, 1);
+  },
+  getClusterOverview: (clusterId: string) => {
+    if (clusterId === 'prod') throw new Fail({ kind: 'unauthorized', message: 'prod-eu-1 refused the stored credentials (401). Edit the cluster and enter the password again.', endpoint: 'GET /overview', status: 401 });
+    return { clusterId, flinkVersion: '2.2.1', taskManagers: 2, slotsTotal: 4, slotsAvailable: 1, jobs: { running: 2, finished: 1, cancelled: 0, failed: 1 }, minRefreshIntervalMs: 10_000, fetchedAt: Date.now() };
+  },
+  listJobs: () => [...jobs.map((j) => ({ ...j.summary, durationMs: Date.now() - j.summary.startTime })), finished, failed],
+  getJobGraph: (clusterId: string, jobId: string): JobGraph => {
+    const job = jobs.find((j) => j.summary.id === jobId);
+    if (!job) throw new Fail({ kind: 'not-found', message: `The cluster has no job ${jobId}.`, endpoint: `GET /jobs/${jobId}`, status: 404 });
+    return {
+      clusterId,
+      jobId,
+      name: job.summary.name,
+      state: job.summary.state,
+      startTime: job.summary.startTime,
+      durationMs: Date.now() - job.summary.startTime,
+      maxParallelism: 128,
+      vertices: job.vertices.map(metrics),
+      edges: job.edges,
+      fetchedAt: Date.now(),
+      requestCount: 1 + job.vertices.length,
+    };
+  },
+  getVertexSubtasks: (clusterId: string, jobId: string, vertexId: string) => {
+    const job = jobs.find((j) => j.summary.id === jobId);
+    const v = job?.vertices.find((x) => x.id === vertexId);
+    if (!job || !v) throw new Fail({ kind: 'not-found', message: `The job has no vertex ${vertexId}.`, endpoint: `GET /jobs/${jobId}/vertices/${vertexId}`, status: 404 });
+    const subtasks: SubtaskRow[] = Array.from({ length: v.parallelism }, (_, index) => {
+      const s = seeded(`${vertexId}${index}`);
+      const busy = Math.round(s * 900);
+      const bp = s > 0.7 ? Math.round((s - 0.7) * 1500) : 0;
+      return {
+        index,
+        attempt: index === 1 ? 1 : 0,
+        status: 'RUNNING',
+        endpoint: `taskmanager-${index % 2}.flink.svc:6122`,
+        taskManagerId: `10.0.0.${index % 2}:6122-${(index % 2) + 1}a2b3c`,
+        recordsIn: Math.round(s * 9_000_000),
+        recordsOut: Math.round(s * 8_500_000),
+        bytesIn: Math.round(s * 3e9),
+        bytesOut: Math.round(s * 2.2e9),
+        busyTimeMsPerSecond: busy,
+        backPressuredTimeMsPerSecond: bp,
+        idleTimeMsPerSecond: Math.max(0, 1000 - busy - bp),
+        backpressureLevel: bp / 1000 <= 0.1 ? 'ok' : bp / 1000 <= 0.5 ? 'low' : 'high',
+        watermark: index === 0 ? null : Date.now() - Math.round(s * 30_000),
+      };
+    });
+    return { clusterId, jobId, vertexId, name: v.name, parallelism: v.parallelism, subtasks, backpressureLevel: 'low', fetchedAt: Date.now(), requestCount: 3 };
+  },
+};
+
+export function fakeTransport(): Transport {
+  return async (method, args): Promise<BridgeResponse> => {
+    await delay(method === 'saveCluster' || method === 'checkCluster' ? 500 : 150);
+    try {
+      const handler = handlers[method] as (...a: unknown[]) => unknown;
+      return { ok: true, value: (await handler(...args)) ?? null };
+    } catch (error) {
+      if (error instanceof Fail) return { ok: false, error: error.info };
+      return { ok: false, error: { kind: 'internal', message: String(error) } };
+    }
+  };
+}

@@ -1,0 +1,295 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import type { ClusterCheck, ClusterConfig, ErrorInfo } from '../../../engine/contracts/engine-api';
+import { useEngine } from '../../app/engine';
+import { hrefFor } from '../../app/useHashRoute';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { toErrorInfo } from '../../components/errors';
+import { testIds } from '../../testIds';
+import { useClusters } from './ClustersProvider';
+import {
+  canKeepSecret,
+  clusterToForm,
+  emptyClusterForm,
+  toClusterInput,
+  validateClusterForm,
+  type ClusterFormField,
+  type ClusterFormValues,
+  type FieldErrors,
+} from './clusterForm';
+
+type Outcome =
+  | { kind: 'saved'; cluster: ClusterConfig; check: ClusterCheck }
+  | { kind: 'checked'; check: ClusterCheck }
+  | { kind: 'failed'; action: 'save' | 'check'; error: ErrorInfo };
+
+/**
+ * Add or edit a cluster. The engine checks the cluster before saving; when it refuses, its message
+ * and the endpoint show inline here and every field keeps what was typed.
+ */
+export function ClusterForm({ editing }: { editing: ClusterConfig | null }): ReactNode {
+  const { api, appInfo } = useEngine();
+  const { reload } = useClusters();
+  const [values, setValues] = useState<ClusterFormValues>(() => (editing ? clusterToForm(editing) : emptyClusterForm()));
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState<'save' | 'check' | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  // After the first successful save the form edits that cluster: saving again updates it, never duplicates it.
+  const [saved, setSaved] = useState<ClusterConfig | null>(null);
+  const current = saved ?? editing;
+  const id = useId();
+
+  const set = (field: ClusterFormField) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setFieldErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const run = async (action: 'save' | 'check'): Promise<void> => {
+    const errors = validateClusterForm(values, current);
+    setFieldErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    setBusy(action);
+    setOutcome(null);
+    try {
+      const input = toClusterInput(values, current);
+      if (action === 'save') {
+        const result = await api.saveCluster(input);
+        setOutcome({ kind: 'saved', cluster: result.cluster, check: result.check });
+        setSaved(result.cluster);
+        setValues((v) => ({ ...v, password: '', token: '' }));
+        void reload();
+      } else {
+        setOutcome({ kind: 'checked', check: await api.checkCluster(input) });
+      }
+    } catch (error) {
+      setOutcome({ kind: 'failed', action, error: toErrorInfo(error) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const onSubmit = (event: FormEvent): void => {
+    event.preventDefault();
+    void run('save');
+  };
+
+  const keepSecret = canKeepSecret(values, current);
+  const memoryOnly = appInfo?.secretStorage === 'memory';
+
+  return (
+    <section className="panel cluster-form-panel" aria-labelledby={`${id}-title`}>
+      <h1 id={`${id}-title`} className="page-title">
+        {editing ? `Edit cluster “${editing.name}”` : 'Add a cluster'}
+      </h1>
+      <form className="cluster-form" onSubmit={onSubmit} noValidate data-testid={testIds.clusters.form} aria-busy={busy != null}>
+        <Field id={`${id}-name`} label="Name" error={fieldErrors.name}>
+          <input
+            id={`${id}-name`}
+            value={values.name}
+            onChange={(e) => set('name')(e.target.value)}
+            placeholder="prod-eu"
+            autoComplete="off"
+            aria-invalid={fieldErrors.name ? true : undefined}
+            aria-describedby={fieldErrors.name ? `${id}-name-error` : undefined}
+            required
+          />
+        </Field>
+        <Field id={`${id}-url`} label="REST URL" error={fieldErrors.url} hint="The JobManager's REST endpoint, as you would open the Flink Web UI.">
+          <input
+            id={`${id}-url`}
+            value={values.url}
+            onChange={(e) => set('url')(e.target.value)}
+            placeholder="http://flink-jobmanager:8081"
+            autoComplete="off"
+            spellCheck={false}
+            inputMode="url"
+            aria-invalid={fieldErrors.url ? true : undefined}
+            aria-describedby={fieldErrors.url ? `${id}-url-error` : `${id}-url-hint`}
+            required
+          />
+        </Field>
+
+        <fieldset className="form-fieldset">
+          <legend>Authentication</legend>
+          <div className="radio-row" role="radiogroup" aria-label="Authentication">
+            {(
+              [
+                ['none', 'None'],
+                ['basic', 'Basic (username + password)'],
+                ['bearer', 'Bearer token'],
+              ] as const
+            ).map(([kind, label]) => (
+              <label key={kind} className="radio">
+                <input
+                  type="radio"
+                  name={`${id}-auth`}
+                  value={kind}
+                  checked={values.authKind === kind}
+                  onChange={() => set('authKind')(kind)}
+                />
+                {label}
+              </label>
+            ))}
+          </div>
+          {values.authKind === 'basic' ? (
+            <div className="form-row">
+              <Field id={`${id}-user`} label="Username" error={fieldErrors.username}>
+                <input
+                  id={`${id}-user`}
+                  value={values.username}
+                  onChange={(e) => set('username')(e.target.value)}
+                  autoComplete="username"
+                  aria-invalid={fieldErrors.username ? true : undefined}
+                />
+              </Field>
+              <Field
+                id={`${id}-password`}
+                label="Password"
+                error={fieldErrors.password}
+                hint={keepSecret ? 'Leave empty to keep the stored password.' : undefined}
+              >
+                <input
+                  id={`${id}-password`}
+                  type="password"
+                  value={values.password}
+                  onChange={(e) => set('password')(e.target.value)}
+                  autoComplete="current-password"
+                  placeholder={keepSecret ? '(unchanged)' : ''}
+                  aria-invalid={fieldErrors.password ? true : undefined}
+                />
+              </Field>
+            </div>
+          ) : null}
+          {values.authKind === 'bearer' ? (
+            <Field
+              id={`${id}-token`}
+              label="Token"
+              error={fieldErrors.token}
+              hint={keepSecret ? 'Leave empty to keep the stored token.' : undefined}
+            >
+              <input
+                id={`${id}-token`}
+                type="password"
+                value={values.token}
+                onChange={(e) => set('token')(e.target.value)}
+                autoComplete="off"
+                placeholder={keepSecret ? '(unchanged)' : ''}
+                aria-invalid={fieldErrors.token ? true : undefined}
+              />
+            </Field>
+          ) : null}
+          {memoryOnly ? (
+            <p className="notice notice--warning" data-testid={testIds.clusters.memoryNotice} role="note">
+              Web mode: passwords and tokens are kept in memory only. They are not written to disk, and the console asks
+              for them again after it restarts.
+            </p>
+          ) : null}
+        </fieldset>
+
+        <div className="form-row">
+          <Field
+            id={`${id}-ca`}
+            label="CA file (optional)"
+            hint="Path of a PEM file with extra CA certificates, for https URLs."
+          >
+            <input
+              id={`${id}-ca`}
+              value={values.caFile}
+              onChange={(e) => set('caFile')(e.target.value)}
+              placeholder="/etc/ssl/flink-ca.pem"
+              spellCheck={false}
+              autoComplete="off"
+            />
+          </Field>
+          <Field id={`${id}-timeout`} label="Request timeout (ms)" error={fieldErrors.timeoutMs}>
+            <input
+              id={`${id}-timeout`}
+              type="number"
+              min={100}
+              step={100}
+              value={values.timeoutMs}
+              onChange={(e) => set('timeoutMs')(e.target.value)}
+              aria-invalid={fieldErrors.timeoutMs ? true : undefined}
+            />
+          </Field>
+        </div>
+
+        {outcome?.kind === 'failed' ? (
+          <ErrorBanner
+            error={outcome.error}
+            context={outcome.action === 'save' ? 'Not saved' : 'Check failed'}
+            testId={testIds.clusters.formError}
+          />
+        ) : null}
+        {outcome?.kind === 'checked' ? <CheckSummary check={outcome.check} heading="Connection OK" /> : null}
+        {outcome?.kind === 'saved' ? (
+          <CheckSummary check={outcome.check} heading={`Saved “${outcome.cluster.name}”`}>
+            <a className="button button--primary" href={hrefFor({ page: 'cluster', clusterId: outcome.cluster.id })}>
+              Open cluster
+            </a>
+          </CheckSummary>
+        ) : null}
+
+        <div className="form-actions">
+          <button type="submit" className="button button--primary" disabled={busy != null}>
+            {busy === 'save' ? 'Checking and saving…' : current ? 'Check and save changes' : 'Check and save'}
+          </button>
+          <button type="button" className="button" disabled={busy != null} onClick={() => void run('check')}>
+            {busy === 'check' ? 'Testing…' : 'Test connection'}
+          </button>
+          <a className="button button--ghost" href={current ? hrefFor({ page: 'cluster', clusterId: current.id }) : hrefFor({ page: 'home' })}>
+            {outcome?.kind === 'saved' ? 'Done' : 'Cancel'}
+          </a>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Field({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  children: ReactNode;
+}): ReactNode {
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {hint && !error ? (
+        <span id={`${id}-hint`} className="field__hint">
+          {hint}
+        </span>
+      ) : null}
+      {error ? (
+        <span id={`${id}-error`} className="field__error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function CheckSummary({ check, heading, children }: { check: ClusterCheck; heading: string; children?: ReactNode }): ReactNode {
+  return (
+    <div className="notice notice--success" role="status" data-testid={testIds.clusters.formSuccess}>
+      <p>
+        <strong>{heading}.</strong> Detected Flink{' '}
+        <strong data-testid={testIds.clusters.detectedVersion}>{check.flinkVersion}</strong>
+        {check.flinkRevision ? <span className="muted"> (revision {check.flinkRevision})</span> : null}.
+      </p>
+      {!check.versionSupported ? (
+        <p className="notice__detail">
+          This Flink version is outside the range the console was tested with: pages work on a best-effort basis.
+        </p>
+      ) : null}
+      {children ? <div className="form-actions">{children}</div> : null}
+    </div>
+  );
+}

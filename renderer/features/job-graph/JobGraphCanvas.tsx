@@ -1,0 +1,154 @@
+import {
+  Background,
+  BackgroundVariant,
+  ControlButton,
+  Controls,
+  MarkerType,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type NodeMouseHandler,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import type { JobGraph } from '../../../engine/contracts/engine-api';
+import { testIds } from '../../testIds';
+import { paintVertex } from './colors';
+import { VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './layout';
+import { Legend } from './Legend';
+import { ShipEdge, type ShipFlowEdge } from './ShipEdge';
+import { VertexNode, type VertexFlowNode } from './VertexNode';
+import { fitView, initialView, type InitialView } from './viewport';
+
+const nodeTypes = { vertex: VertexNode };
+const edgeTypes = { ship: ShipEdge };
+
+/** Fit padding that keeps vertices clear of the MiniMap (bottom right) and the controls (bottom left). */
+const FIT_VIEW_OPTIONS = {
+  padding: { top: '32px', left: '64px', bottom: '40px', right: '210px' },
+  maxZoom: 1.1,
+} as const;
+
+export interface JobGraphCanvasProps {
+  graph: JobGraph;
+  layout: GraphLayout;
+  selectedVertexId: string | null;
+  onSelectVertex: (vertexId: string) => void;
+}
+
+export function JobGraphCanvas(props: JobGraphCanvasProps): ReactNode {
+  return (
+    <ReactFlowProvider>
+      <Canvas {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCanvasProps): ReactNode {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const flow = useReactFlow();
+
+  const nodes = useMemo<VertexFlowNode[]>(
+    () =>
+      graph.vertices.map((vertex) => ({
+        id: vertex.id,
+        type: 'vertex',
+        position: layout.positions[vertex.id] ?? { x: 0, y: 0 },
+        data: { vertex, selected: vertex.id === selectedVertexId },
+        width: VERTEX_WIDTH,
+        height: VERTEX_HEIGHT,
+        draggable: false,
+        connectable: false,
+        selectable: true,
+        ariaLabel: `${vertex.name}, parallelism ${vertex.parallelism}, ${vertex.status}`,
+      })),
+    [graph.vertices, layout, selectedVertexId],
+  );
+
+  const edges = useMemo<ShipFlowEdge[]>(
+    () =>
+      usableEdges(graph.vertices, graph.edges).map(({ id, edge }) => {
+        const route = layout.edges[id];
+        return {
+          id,
+          type: 'ship',
+          source: edge.source,
+          target: edge.target,
+          data: { strategy: edge.shipStrategy, points: route?.points ?? [], label: route?.label ?? null },
+          markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: '#8b9bb4' },
+          selectable: false,
+          focusable: false,
+        };
+      }),
+    [graph.vertices, graph.edges, layout],
+  );
+
+  const onNodeClick = useCallback<NodeMouseHandler<VertexFlowNode>>((_, node) => onSelectVertex(node.id), [onSelectVertex]);
+
+  const apply = useCallback(
+    (choose: typeof initialView) => {
+      const box = containerRef.current?.getBoundingClientRect();
+      const view: InitialView = choose(
+        { width: box?.width ?? 0, height: box?.height ?? 0 },
+        { width: layout.width, height: layout.height },
+      );
+      if (view.kind === 'viewport') void flow.setViewport(view.viewport);
+      else void flow.fitView(FIT_VIEW_OPTIONS);
+    },
+    [flow, layout],
+  );
+  // First view (see viewport.ts): a small graph centred and large, a big one at its sources, readable.
+  const onInit = useCallback(() => apply(initialView), [apply]);
+  const onFitView = useCallback(() => apply(fitView), [apply]);
+
+  const minimapColor = useCallback((node: VertexFlowNode) => paintVertex(node.data.vertex).fill, []);
+
+  return (
+    <div className="graph-canvas" data-testid={testIds.jobGraph.canvas} data-layout={layout.engine}>
+      <Legend vertexCount={graph.vertices.length} />
+      <div className="graph-canvas__flow" ref={containerRef}>
+      <ReactFlow<VertexFlowNode, ShipFlowEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodeClick={onNodeClick}
+        onInit={onInit}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        edgesFocusable={false}
+        minZoom={0.05}
+        maxZoom={2.5}
+        onlyRenderVisibleElements={graph.vertices.length > 60}
+        attributionPosition="top-right"
+        colorMode="dark"
+      >
+        <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#2a3444" />
+        <Controls showInteractive={false} showFitView={false} position="bottom-left">
+          <ControlButton onClick={onFitView} aria-label="Fit View" title="Fit view: the whole graph">
+            <svg viewBox="0 0 16 16" aria-hidden="true">
+              <path d="M1 5V1h4M11 1h4v4M15 11v4h-4M5 15H1v-4" fill="none" stroke="currentColor" strokeWidth="1.8" />
+            </svg>
+          </ControlButton>
+        </Controls>
+        <MiniMap<VertexFlowNode>
+          position="bottom-right"
+          pannable
+          zoomable
+          nodeColor={minimapColor}
+          nodeStrokeWidth={0}
+          maskColor="rgba(8, 12, 20, 0.6)"
+          ariaLabel="Overview of the whole job graph"
+          style={{ width: 180, height: 120 }}
+        />
+      </ReactFlow>
+      </div>
+      {layout.engine === 'fallback' ? (
+        <p className="graph-canvas__note" role="note">
+          The automatic layout failed; vertices are shown in simple columns.
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { Handle, Position, useStore, type Node, type NodeProps } from '@xyflow/react';
+import { memo, type ReactNode } from 'react';
+import type { VertexView } from '../../../engine/contracts/engine-api';
+import { formatMsPerSecond, formatRate } from '../../components/format';
+import { testIds } from '../../testIds';
+import { BACKPRESSURE_LABEL, paintVertex } from './colors';
+
+export interface VertexNodeData extends Record<string, unknown> {
+  vertex: VertexView;
+  selected: boolean;
+}
+
+export type VertexFlowNode = Node<VertexNodeData, 'vertex'>;
+
+/** Below this zoom a vertex shows only its name, large enough to read on an overview of 200 vertices. */
+export const COMPACT_ZOOM = 0.55;
+
+const zoomIsCompact = (s: { transform: [number, number, number] }): boolean => s.transform[2] < COMPACT_ZOOM;
+
+function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
+  const { vertex, selected } = data;
+  const compact = useStore(zoomIsCompact);
+  const paint = paintVertex(vertex);
+  const busyMax = vertex.busyTimeMsPerSecond?.max ?? null;
+  const bpMax = vertex.backPressuredTimeMsPerSecond?.max ?? null;
+  const level = vertex.backpressureLevel;
+  const title = [
+    vertex.name,
+    `Parallelism ${vertex.parallelism}${vertex.maxParallelism ? ` (max ${vertex.maxParallelism})` : ''}`,
+    `Status ${vertex.status}`,
+    `Busy max ${formatMsPerSecond(busyMax)}, back-pressured max ${formatMsPerSecond(bpMax)}`,
+    'Click for subtasks',
+  ].join('\n');
+
+  return (
+    <div
+      className={`vertex${selected ? ' vertex--selected' : ''}${compact ? ' vertex--compact' : ''}`}
+      style={{ background: paint.fill }}
+      data-testid={testIds.jobGraph.vertex(vertex.id)}
+      data-busy={busyMax ?? ''}
+      data-backpressure={level ?? ''}
+      title={title}
+    >
+      {paint.hatch > 0 ? <div className="vertex__hatch" style={{ width: `${paint.hatch * 100}%` }} aria-hidden="true" /> : null}
+      <Handle type="target" position={Position.Left} isConnectable={false} className="vertex__handle" />
+      <div className="vertex__content">
+        <div className="vertex__name" data-testid={testIds.jobGraph.vertexName}>
+          {vertex.name}
+        </div>
+        {compact ? null : (
+          <>
+            <div className="vertex__row">
+              <span className="vertex__chip" data-testid={testIds.jobGraph.vertexParallelism} data-parallelism={vertex.parallelism}>
+                Parallelism: {vertex.parallelism}
+              </span>
+              <span className="vertex__chip" data-testid={testIds.jobGraph.vertexStatus}>
+                {vertex.status}
+              </span>
+            </div>
+            <div className="vertex__row vertex__metrics">
+              <span>in {formatRate(vertex.recordsInPerSecond)}</span>
+              <span>out {formatRate(vertex.recordsOutPerSecond)}</span>
+            </div>
+            <div className="vertex__row vertex__metrics">
+              <span>busy max {formatMsPerSecond(busyMax)}</span>
+              <span className={`bp bp--${level ?? 'none'}`}>BP {level ? BACKPRESSURE_LABEL[level] : '—'}</span>
+            </div>
+          </>
+        )}
+      </div>
+      <Handle type="source" position={Position.Right} isConnectable={false} className="vertex__handle" />
+    </div>
+  );
+}
+
+export const VertexNode = memo(VertexNodeView);

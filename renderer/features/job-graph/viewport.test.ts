@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_ZOOM, READABLE_ZOOM, START_ZOOM, fitView, initialView } from './viewport';
+
+describe('initialView', () => {
+  it('centres a small, flat graph as large as it fits', () => {
+    const view = initialView({ width: 1100, height: 600 }, { width: 900, height: 180 });
+    expect(view.kind).toBe('viewport');
+    if (view.kind !== 'viewport') return;
+    expect(view.viewport.zoom).toBeCloseTo(1020 / 900);
+    expect(view.viewport.x).toBeCloseTo(40);
+    expect(view.viewport.y + (180 * view.viewport.zoom) / 2).toBeCloseTo(300);
+  });
+
+  it('never zooms a tiny graph beyond MAX_ZOOM', () => {
+    const view = initialView({ width: 1100, height: 600 }, { width: 300, height: 180 });
+    expect(view.kind === 'viewport' && view.viewport.zoom).toBe(MAX_ZOOM);
+  });
+
+  it('uses the padded fit when a vertex would sit under the MiniMap', () => {
+    expect(initialView({ width: 1000, height: 600 }, { width: 1000, height: 600 })).toEqual({ kind: 'padded-fit' });
+  });
+
+  it('opens a large graph at its sources at a readable zoom', () => {
+    const view = initialView({ width: 1100, height: 600 }, { width: 9000, height: 6000 });
+    expect(view).toEqual({ kind: 'viewport', viewport: { x: 8, y: 8, zoom: START_ZOOM } });
+    expect(START_ZOOM).toBeGreaterThan(READABLE_ZOOM);
+  });
+
+  it('centres a long but flat large graph vertically', () => {
+    const view = initialView({ width: 1100, height: 600 }, { width: 9000, height: 200 });
+    expect(view.kind === 'viewport' && view.viewport.y).toBeCloseTo((600 - 200 * START_ZOOM) / 2);
+  });
+
+  it('falls back to the padded fit before the canvas has a size', () => {
+    expect(initialView({ width: 0, height: 0 }, { width: 100, height: 100 })).toEqual({ kind: 'padded-fit' });
+  });
+});
+
+describe('fitView', () => {
+  it('shows a large graph whole (padded around the overlays)', () => {
+    expect(fitView({ width: 1100, height: 600 }, { width: 9000, height: 6000 })).toEqual({ kind: 'padded-fit' });
+  });
+
+  it('shows a long flat graph whole, centred', () => {
+    const view = fitView({ width: 1100, height: 600 }, { width: 5000, height: 150 });
+    expect(view.kind === 'viewport' && view.viewport.zoom).toBeCloseTo(1020 / 5000);
+  });
+});

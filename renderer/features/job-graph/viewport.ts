@@ -1,0 +1,59 @@
+/**
+ * Where the job graph opens. Pure, so the choice is tested rather than eyeballed:
+ * - small graphs: centred, as large as fits (up to MAX_ZOOM), unless that would put a vertex under
+ *   the MiniMap or the zoom controls, in which case a padded fit is used;
+ * - large graphs (fit zoom below READABLE_ZOOM): the sources at START_ZOOM, so names can be read at once;
+ *   the fit-view control still shows everything.
+ */
+export interface Size {
+  width: number;
+  height: number;
+}
+
+export interface Viewport {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+export type InitialView = { kind: 'viewport'; viewport: Viewport } | { kind: 'padded-fit' };
+
+export const READABLE_ZOOM = 0.5;
+export const START_ZOOM = 0.8;
+export const MAX_ZOOM = 1.25;
+const MARGIN = 40;
+/** Screen boxes of the overlays, from the bottom-right and bottom-left corners (MiniMap 180×120 + offsets). */
+const MINIMAP = { width: 200, height: 140 };
+const CONTROLS = { width: 60, height: 120 };
+
+function hasSize(canvas: Size, graph: Size): boolean {
+  return canvas.width > 0 && canvas.height > 0 && graph.width > 0 && graph.height > 0;
+}
+
+function fitZoomOf(canvas: Size, graph: Size): number {
+  return Math.min((canvas.width - 2 * MARGIN) / graph.width, (canvas.height - 2 * MARGIN) / graph.height, MAX_ZOOM);
+}
+
+export function initialView(canvas: Size, graph: Size): InitialView {
+  if (!hasSize(canvas, graph)) return { kind: 'padded-fit' };
+  if (fitZoomOf(canvas, graph) < READABLE_ZOOM) {
+    const graphHeight = graph.height * START_ZOOM;
+    const y = graphHeight < canvas.height ? (canvas.height - graphHeight) / 2 : 8;
+    return { kind: 'viewport', viewport: { x: 8, y, zoom: START_ZOOM } };
+  }
+  return fitView(canvas, graph);
+}
+
+/** The whole graph (the fit-view control): centred and as large as fits, or padded around the overlays. */
+export function fitView(canvas: Size, graph: Size): InitialView {
+  if (!hasSize(canvas, graph)) return { kind: 'padded-fit' };
+  const fitZoom = fitZoomOf(canvas, graph);
+  const x0 = (canvas.width - graph.width * fitZoom) / 2;
+  const y0 = (canvas.height - graph.height * fitZoom) / 2;
+  const x1 = x0 + graph.width * fitZoom;
+  const y1 = y0 + graph.height * fitZoom;
+  const underMiniMap = x1 > canvas.width - MINIMAP.width && y1 > canvas.height - MINIMAP.height;
+  const underControls = x0 < CONTROLS.width && y1 > canvas.height - CONTROLS.height;
+  if (underMiniMap || underControls) return { kind: 'padded-fit' };
+  return { kind: 'viewport', viewport: { x: x0, y: y0, zoom: fitZoom } };
+}

@@ -1,0 +1,26 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { EngineApi } from '../engine/contracts/engine-api';
+import { createEngineClient, defaultTransport } from './api/engine-client';
+import { App } from './app/App';
+import './app/styles.css';
+
+async function engineApi(): Promise<EngineApi> {
+  // Development only (`vite` dev server, `?fake`): an in-browser fake engine. Dropped from production builds.
+  if (import.meta.env.DEV && new URLSearchParams(window.location.search).has('fake')) {
+    const { fakeTransport } = await import('./dev/fakeTransport');
+    return createEngineClient(fakeTransport());
+  }
+  return createEngineClient(defaultTransport());
+}
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element.');
+
+void engineApi().then((api) => {
+  createRoot(container).render(
+    <StrictMode>
+      <App api={api} />
+    </StrictMode>,
+  );
+});
