@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['engine/**/*.test.ts', 'renderer/**/*.test.ts', 'electron/**/*.test.ts'],
+    exclude: ['**/*.flink.test.ts', '**/node_modules/**'],
     testTimeout: 20_000,
   },
 });

@@ -11,23 +11,29 @@ export interface ConsoleProcess {
   /** The URL the console printed, with its per-launch token. */
   url: string;
   origin: string;
+  /** The bundled local engine's REST URL, when the console was started with it. */
+  localEngineUrl?: string;
   dataDir: string;
   output(): string;
   stop(): Promise<void>;
 }
 
 const URL_LINE = /^Flink Ops Console \(web mode\): (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)\s*$/m;
+const LOCAL_ENGINE_LINE = /^Local engine \(scenario [\w-]+\): (http:\/\/127\.0\.0\.1:\d+)\s*$/m;
 const START_DEADLINE_MS = 45_000;
 
-/** Starts the console and waits for its one URL line on stdout, or fails with what it printed. */
-export async function startConsole(): Promise<ConsoleProcess> {
+/**
+ * Starts the console and waits for its URL line on stdout, or fails with what it printed.
+ * The bundled local engine is started only where a test asks for it: it is a real runtime and costs CPU.
+ */
+export async function startConsole(options: { localEngine?: boolean } = {}): Promise<ConsoleProcess> {
   if (!existsSync(path.join(ROOT, 'renderer/dist/index.html'))) {
     throw new Error('The renderer is not built: run `npx vite build --config renderer/vite.config.ts` (or `npm run build`) first.');
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'flink-ops-e2e-'));
   const child = spawn(
     process.execPath,
-    ['engine/cli/flink-ops.mjs', 'app', '--web', '--port', '0', '--data-dir', dataDir],
+    ['engine/cli/flink-ops.mjs', 'app', '--web', '--port', '0', '--data-dir', dataDir, ...(options.localEngine ? [] : ['--no-local-engine'])],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
   );
   let stdout = '';
@@ -63,7 +69,7 @@ export async function startConsole(): Promise<ConsoleProcess> {
         reject(error);
       });
     });
-    return { url, origin: new URL(url).origin, dataDir, output, stop };
+    return { url, origin: new URL(url).origin, localEngineUrl: LOCAL_ENGINE_LINE.exec(stdout)?.[1], dataDir, output, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -93,11 +99,11 @@ function watchPage(page: Page): () => string[] {
   return () => problems;
 }
 
-export const test = base.extend<{ consoleProcess: ConsoleProcess; app: ConsolePage }>({
-  // Playwright reads a fixture's dependencies from its first parameter: this one has none.
-  // eslint-disable-next-line no-empty-pattern
-  consoleProcess: async ({}, use, testInfo) => {
-    const proc = await startConsole();
+export const test = base.extend<{ withLocalEngine: boolean; consoleProcess: ConsoleProcess; app: ConsolePage }>({
+  /** `test.use({ withLocalEngine: true })` in specs that need the bundled local engine. */
+  withLocalEngine: [false, { option: true }],
+  consoleProcess: async ({ withLocalEngine }, use, testInfo) => {
+    const proc = await startConsole({ localEngine: withLocalEngine });
     try {
       await use(proc);
     } finally {

@@ -1,15 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 /** `flink-ops engine` in its own process, as the app starts it: ready line, REST, clean stop, clear errors. */
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HARNESS = path.join(HERE, 'testing/engine-cli-harness.ts');
 
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  // A failed or timed-out test must not leave an engine running.
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 function run(args: string[]): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', HARNESS, 'engine', ...args], { cwd: path.resolve(HERE, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -69,8 +79,12 @@ describe('flink-ops engine', () => {
   }, 30_000);
 
   it('refuses an unusable checkpoint folder', async () => {
-    const proc = run(['--port', '0', '--checkpoint-dir', '/proc/no-such-place/checkpoints']);
+    // A folder cannot live inside a regular file.
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'le-cli-')), 'a-file');
+    writeFileSync(file, 'x');
+    const proc = run(['--port', '0', '--checkpoint-dir', path.join(file, 'checkpoints')]);
     expect(await proc.exit).toBe(2);
-    expect(proc.output()).toMatch(/Cannot use --checkpoint-dir \/proc\/no-such-place\/checkpoints: E[A-Z]+/);
+    expect(proc.output()).toMatch(/Cannot use --checkpoint-dir .*a-file\/checkpoints: ENOTDIR/);
+    expect(proc.output()).not.toContain('Local engine:');
   }, 30_000);
 });

@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { checkParallelismAgainstMax } from './keygroups/key-group-range-assignment.ts';
 import { builtInJob, type BuiltInJob } from './gatewaymeter/pipelines.ts';
@@ -57,10 +57,23 @@ export class LocalEngineError extends Error {
   }
 }
 
+/** `mkdir -p`, one level at a time (Node's recursive mkdir can loop forever on special file systems like /proc). */
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  let current = dir;
+  while (!existsSync(current)) {
+    missing.unshift(current);
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const folder of missing) mkdirSync(folder);
+}
+
 function checkFolder(dir: string, option: string): string {
   const resolved = path.resolve(dir);
   try {
-    mkdirSync(resolved, { recursive: true });
+    makeFolders(resolved);
     if (!statSync(resolved).isDirectory()) throw new Error('not a folder');
     accessSync(resolved, constants.R_OK | constants.W_OK);
   } catch (error) {

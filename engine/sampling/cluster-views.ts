@@ -36,7 +36,13 @@ export async function fetchJobs(client: FlinkRestClient): Promise<JobSummary[]> 
       startTime: job['start-time'],
       endTime: job['end-time'] > 0 ? job['end-time'] : null,
       durationMs: job.duration,
-      tasks: job.tasks,
+      tasks: withoutTotal(job.tasks),
     }))
     .sort((a, b) => Number(b.state === 'RUNNING') - Number(a.state === 'RUNNING') || b.startTime - a.startTime);
+}
+
+/** Flink adds `total` beside the per-state counts; the sum is the consumer's to compute. */
+function withoutTotal(tasks: Record<string, number>): Record<string, number> {
+  const { total: _total, ...byState } = tasks;
+  return byState;
 }

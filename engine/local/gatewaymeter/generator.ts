@@ -149,6 +149,20 @@ const TYPE_ERROR = 4;
 const TYPE_COMPLETED = 5;
 const TYPE_NAMES: EventType[] = ['RequestStarted', 'TokenGenerated', 'ToolCalled', 'AgentStepCompleted', 'ModelError', 'RequestCompleted'];
 
+/** Inserts an event keeping the arrays sorted by time (stable; a request has a handful of events). */
+function insertByTime(types: number[], ts: number[], type: number, at: number): void {
+  let i = ts.length;
+  types.push(type);
+  ts.push(at);
+  while (i > 1 && ts[i - 1] > at) {
+    types[i] = types[i - 1];
+    ts[i] = ts[i - 1];
+    i--;
+  }
+  types[i] = type;
+  ts[i] = at;
+}
+
 /** A request in flight in the generator. */
 interface PendingRequest {
   id: string;
@@ -160,16 +174,17 @@ interface PendingRequest {
   status: string;
   types: number[];
   ts: number[];
+  /** Index of the next event to emit: a request's events are queued and emitted in order. */
+  next: number;
 }
 
 /** Emission times are grouped in buckets of this many ms (events of one request keep their order). */
 const BUCKET_MS = 10;
 const RING_BUCKETS = 1 << 14;
 
-/** The events due in one bucket: (request, event index) pairs in insertion order. */
+/** The events due in one bucket, in insertion order: one entry per event, the request it belongs to. */
 interface Bucket {
   requests: PendingRequest[];
-  indices: number[];
 }
 
 /**
@@ -216,7 +231,7 @@ export class GatewayEventReader implements SourceReader<string> {
     this.stagger = (this.interval * context.subtaskIndex) / context.parallelism;
     this.nextStartAt = this.startTime + this.stagger;
     this.cursor = Math.floor(this.startTime / BUCKET_MS);
-    for (let i = 0; i < RING_BUCKETS; i++) this.ring[i] = { requests: [], indices: [] };
+    for (let i = 0; i < RING_BUCKETS; i++) this.ring[i] = { requests: [] };
     this.modelPicker = new WeightedPicker(this.c.models);
     const offsets = [0, ...this.c.phases.map((p) => p.atMs)].sort((a, b) => a - b);
     this.phasePickers = [...new Set(offsets)].map((atMs) => ({ atMs, picker: new WeightedPicker(tenantWeightsAt(config, atMs)) }));
@@ -248,17 +263,16 @@ export class GatewayEventReader implements SourceReader<string> {
     return this.overflow.get(index);
   }
 
-  private enqueue(request: PendingRequest, eventIndex: number, emitAt: number): void {
+  private enqueue(request: PendingRequest, emitAt: number): void {
     let index = Math.floor(emitAt / BUCKET_MS);
     if (index < this.cursor) index = this.cursor;
     let bucket: Bucket;
     if (index - this.cursor < RING_BUCKETS) bucket = this.ring[index & (RING_BUCKETS - 1)];
     else {
-      bucket = this.overflow.get(index) ?? { requests: [], indices: [] };
+      bucket = this.overflow.get(index) ?? { requests: [] };
       this.overflow.set(index, bucket);
     }
     bucket.requests.push(request);
-    bucket.indices.push(eventIndex);
     this.pending++;
   }
 
@@ -274,8 +288,7 @@ export class GatewayEventReader implements SourceReader<string> {
       const bucket = this.ring[this.cursor & (RING_BUCKETS - 1)];
       if (this.cursorPos < bucket.requests.length) {
         if (n >= max) return 'MORE_AVAILABLE';
-        this.emitEvent(bucket.requests[this.cursorPos], bucket.indices[this.cursorPos], emit);
-        bucket.requests[this.cursorPos] = undefined as unknown as PendingRequest;
+        this.emitEvent(bucket.requests[this.cursorPos], emit);
         this.cursorPos++;
         n++;
         continue;
@@ -283,7 +296,6 @@ export class GatewayEventReader implements SourceReader<string> {
       // The bucket is done: move on once its time has fully passed (or at once when not throttled).
       if (bucketEnd > horizon) break;
       bucket.requests.length = 0;
-      bucket.indices.length = 0;
       this.cursorPos = 0;
       if (this.pending === 0 && this.startsExhausted) return 'END_OF_INPUT';
       this.cursor++;
@@ -291,8 +303,7 @@ export class GatewayEventReader implements SourceReader<string> {
       if (spilled) {
         this.overflow.delete(this.cursor + RING_BUCKETS - 1);
         const slot = this.ring[(this.cursor + RING_BUCKETS - 1) & (RING_BUCKETS - 1)];
-        slot.requests.push(...spilled.requests);
-        slot.indices.push(...spilled.indices);
+        for (const r of spilled.requests) slot.requests.push(r);
       }
       if (this.pending === 0 && !this.startsExhausted && this.nextStartAt >= (this.cursor + 1) * BUCKET_MS) {
         // Nothing pending: jump straight to the bucket of the next start.
@@ -303,7 +314,8 @@ export class GatewayEventReader implements SourceReader<string> {
     return 'NOTHING_AVAILABLE';
   }
 
-  private emitEvent(request: PendingRequest, i: number, emit: (value: string, timestamp: number) => void): void {
+  private emitEvent(request: PendingRequest, emit: (value: string, timestamp: number) => void): void {
+    const i = request.next++;
     const type = request.types[i];
     const ts = request.ts[i];
     let payload: string;
@@ -347,22 +359,10 @@ export class GatewayEventReader implements SourceReader<string> {
     // tool call, agent step and error slotted in by time, completion last.
     let types: number[] = [TYPE_STARTED];
     let ts: number[] = [start];
-    const add = (type: number, at: number) => {
-      let i = ts.length;
-      types.push(type);
-      ts.push(at);
-      while (i > 1 && ts[i - 1] > at) {
-        types[i] = types[i - 1];
-        ts[i] = ts[i - 1];
-        i--;
-      }
-      types[i] = type;
-      ts[i] = at;
-    };
-    for (let k = 1; k <= tokens; k++) add(TYPE_TOKEN, start + Math.floor((latency * k) / (tokens + 1)));
-    if (tool) add(TYPE_TOOL, start + Math.floor(latency * rnd()));
-    if (step) add(TYPE_STEP, start + Math.floor(latency * rnd()));
-    if (error) add(TYPE_ERROR, start + Math.floor(latency * 0.95));
+    for (let k = 1; k <= tokens; k++) insertByTime(types, ts, TYPE_TOKEN, start + Math.floor((latency * k) / (tokens + 1)));
+    if (tool) insertByTime(types, ts, TYPE_TOOL, start + Math.floor(latency * rnd()));
+    if (step) insertByTime(types, ts, TYPE_STEP, start + Math.floor(latency * rnd()));
+    if (error) insertByTime(types, ts, TYPE_ERROR, start + Math.floor(latency * 0.95));
     if (!abandoned) {
       types.push(TYPE_COMPLETED);
       ts.push(start + latency);
@@ -402,6 +402,7 @@ export class GatewayEventReader implements SourceReader<string> {
         status: error ? 'error' : 'ok',
         types,
         ts,
+        next: 0,
       };
       const late = types[types.length - 1] === TYPE_COMPLETED && rnd() < c.lateFraction;
       let last = Number.NEGATIVE_INFINITY;
@@ -410,7 +411,7 @@ export class GatewayEventReader implements SourceReader<string> {
         if (late && i === ts.length - 1) at = ts[i] + this.between(c.lateDelayMs);
         if (at < last) at = last;
         last = at;
-        this.enqueue(request, i, at);
+        this.enqueue(request, at);
       }
       this.scheduled += types.length;
     }
@@ -426,8 +427,9 @@ export class GatewayEventReader implements SourceReader<string> {
         status: 'ok',
         types: [TYPE_COMPLETED],
         ts: [at],
+        next: 0,
       };
-      this.enqueue(request, 0, at + rnd() * c.maxOutOfOrdernessMs);
+      this.enqueue(request, at + rnd() * c.maxOutOfOrdernessMs);
       this.scheduled++;
     }
     if (this.budget !== undefined && this.scheduled >= this.budget) this.startsExhausted = true;

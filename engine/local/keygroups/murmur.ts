@@ -123,7 +123,7 @@ const CRC_TABLE = (() => {
 export function crc32Utf8(text: string): number {
   let crc = -1;
   for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
+    const c = text.charCodeAt(i);
     if (c < 0x80) {
       crc = CRC_TABLE[(crc ^ c) & 0xff] ^ (crc >>> 8);
       continue;

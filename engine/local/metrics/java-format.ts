@@ -6,11 +6,13 @@
 
 export const LONG_MIN_VALUE_STRING = '-9223372036854775808';
 export const LONG_MAX_VALUE_STRING = '9223372036854775807';
+/** 2^63, exactly representable as a double: the magnitude of Long.MIN_VALUE. */
+const TWO_POW_63 = 2 ** 63;
 
 /** `Long.toString` of a whole number; ±Infinity stand for Long.MIN_VALUE / Long.MAX_VALUE (watermarks). */
 export function javaLongToString(value: number): string {
-  if (value === Number.NEGATIVE_INFINITY || value <= -9223372036854775808) return LONG_MIN_VALUE_STRING;
-  if (value === Number.POSITIVE_INFINITY || value >= 9223372036854775807) return LONG_MAX_VALUE_STRING;
+  if (value <= -TWO_POW_63) return LONG_MIN_VALUE_STRING;
+  if (value >= TWO_POW_63) return LONG_MAX_VALUE_STRING;
   return Math.trunc(value).toString();
 }
 
