@@ -95,6 +95,8 @@ export interface VertexView {
   busyTimeMsPerSecond: MetricAggregate | null;
   backPressuredTimeMsPerSecond: MetricAggregate | null;
   idleTimeMsPerSecond: MetricAggregate | null;
+  /** busyTimeMsPerSecond max/avg over the subtasks: 1 = even, the parallelism = one subtask does all the work. */
+  busySkew: number | null;
   /** From the highest backPressuredTimeMsPerSecond, with Flink's thresholds (≤0.10 ok, ≤0.50 low, else high). */
   backpressureLevel: BackpressureLevel | null;
 }

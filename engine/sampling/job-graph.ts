@@ -1,5 +1,6 @@
 import type { EdgeView, JobGraph, MetricAggregate, VertexView } from '../contracts/engine-api.ts';
 import { backpressureLevelOf } from '../analysis/backpressure-level.ts';
+import { maxOverAvg } from '../analysis/skew.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
@@ -61,6 +62,7 @@ export function toJobGraph(clusterId: string, details: JobDetails, metrics: Aggr
       return { min: m.min ?? m.max, max: m.max, avg: m.avg ?? m.max, sum: m.sum ?? m.max };
     };
     const backPressured = aggregate('backPressuredTimeMsPerSecond');
+    const busy = aggregate('busyTimeMsPerSecond');
     return {
       id: vertex.id,
       name: vertex.name,
@@ -70,9 +72,10 @@ export function toJobGraph(clusterId: string, details: JobDetails, metrics: Aggr
       tasks: vertex.tasks ?? {},
       recordsInPerSecond: aggregate('numRecordsInPerSecond')?.sum ?? null,
       recordsOutPerSecond: aggregate('numRecordsOutPerSecond')?.sum ?? null,
-      busyTimeMsPerSecond: aggregate('busyTimeMsPerSecond'),
+      busyTimeMsPerSecond: busy,
       backPressuredTimeMsPerSecond: backPressured,
       idleTimeMsPerSecond: aggregate('idleTimeMsPerSecond'),
+      busySkew: vertex.parallelism > 1 ? maxOverAvg(busy) : null,
       backpressureLevel: backPressured ? backpressureLevelOf(backPressured.max) : null,
     };
   });

@@ -31,7 +31,7 @@ const clusters: ClusterConfig[] = [
 
 interface FakeJob {
   summary: JobSummary;
-  vertices: Array<Omit<VertexView, 'busyTimeMsPerSecond' | 'backPressuredTimeMsPerSecond' | 'idleTimeMsPerSecond' | 'recordsInPerSecond' | 'recordsOutPerSecond' | 'backpressureLevel'>>;
+  vertices: Array<Omit<VertexView, 'busyTimeMsPerSecond' | 'backPressuredTimeMsPerSecond' | 'idleTimeMsPerSecond' | 'recordsInPerSecond' | 'recordsOutPerSecond' | 'backpressureLevel' | 'busySkew'>>;
   edges: EdgeView[];
 }
 
@@ -107,6 +107,7 @@ function metrics(v: FakeJob['vertices'][number]): VertexView {
     backPressuredTimeMsPerSecond: agg(Math.min(1000 - busy, bp)),
     idleTimeMsPerSecond: agg(Math.max(0, 1000 - busy - bp)),
     backpressureLevel: bp / 1000 <= 0.1 ? 'ok' : bp / 1000 <= 0.5 ? 'low' : 'high',
+    busySkew: v.parallelism > 1 ? busy / Math.round(busy * 0.7) || null : null,
   };
 }
 

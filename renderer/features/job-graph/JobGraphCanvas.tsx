@@ -22,6 +22,8 @@ import { VertexNode, type VertexFlowNode } from './VertexNode';
 import { fitView, initialView, type InitialView } from './viewport';
 
 const nodeTypes = { vertex: VertexNode };
+/** A graph this small is read whole at a glance; the MiniMap would only cover part of it. */
+const MINIMAP_FROM_VERTICES = 8;
 const edgeTypes = { ship: ShipEdge };
 
 /** Fit padding that keeps vertices clear of the MiniMap (bottom right) and the controls (bottom left). */
@@ -132,6 +134,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
             </svg>
           </ControlButton>
         </Controls>
+        {graph.vertices.length > MINIMAP_FROM_VERTICES ? (
         <MiniMap<VertexFlowNode>
           position="bottom-right"
           pannable
@@ -142,6 +145,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
           ariaLabel="Overview of the whole job graph"
           style={{ width: 180, height: 120 }}
         />
+        ) : null}
       </ReactFlow>
       </div>
       {layout.engine === 'fallback' ? (

@@ -12,6 +12,9 @@ export interface VertexNodeData extends Record<string, unknown> {
 
 export type VertexFlowNode = Node<VertexNodeData, 'vertex'>;
 
+/** An even vertex hovers around 1×; a clear imbalance is highlighted. */
+const SKEW_WORTH_NOTICING = 2;
+
 /** Below this zoom a vertex shows only its name, large enough to read on an overview of 200 vertices. */
 export const COMPACT_ZOOM = 0.55;
 
@@ -29,6 +32,7 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
     `Parallelism ${vertex.parallelism}${vertex.maxParallelism ? ` (max ${vertex.maxParallelism})` : ''}`,
     `Status ${vertex.status}`,
     `Busy max ${formatMsPerSecond(busyMax)}, back-pressured max ${formatMsPerSecond(bpMax)}`,
+    ...(vertex.busySkew !== null ? [`Busy skew (max/avg over subtasks) ${vertex.busySkew.toFixed(1)}×`] : []),
     'Click for subtasks',
   ].join('\n');
 
@@ -39,6 +43,7 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
       data-testid={testIds.jobGraph.vertex(vertex.id)}
       data-busy={busyMax ?? ''}
       data-backpressure={level ?? ''}
+      data-skew={vertex.busySkew ?? ''}
       title={title}
     >
       {paint.hatch > 0 ? <div className="vertex__hatch" style={{ width: `${paint.hatch * 100}%` }} aria-hidden="true" /> : null}
@@ -64,6 +69,15 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
             <div className="vertex__row vertex__metrics">
               <span>busy max {formatMsPerSecond(busyMax)}</span>
               <span className={`bp bp--${level ?? 'none'}`}>BP {level ? BACKPRESSURE_LABEL[level] : '—'}</span>
+            </div>
+            {/* Always drawn, so a node keeps the height the layout gave it when metrics arrive. */}
+            <div className="vertex__row vertex__metrics">
+              <span
+                className={vertex.busySkew !== null && vertex.busySkew >= SKEW_WORTH_NOTICING ? 'vertex__skew--hot' : undefined}
+                title="Busy skew: the busiest subtask's busy time over the average (1× = even; a hot key shows as many ×)"
+              >
+                skew max/avg {vertex.busySkew === null ? '—' : `${vertex.busySkew.toFixed(1)}×`}
+              </span>
             </div>
           </>
         )}

@@ -8,7 +8,7 @@ import type { EdgeView, VertexView } from '../../../engine/contracts/engine-api'
 
 /** Every vertex has the same box, so names never change the layout (long names wrap and truncate). */
 export const VERTEX_WIDTH = 264;
-export const VERTEX_HEIGHT = 132;
+export const VERTEX_HEIGHT = 150;
 
 export interface Point {
   x: number;
