@@ -7,6 +7,7 @@
 #   bash e2e/flink/flink.sh down   [--version V]
 #   bash e2e/flink/flink.sh status [--version V]
 #   bash e2e/flink/flink.sh record [--version V]   (REST fixtures -> e2e/flink/recorded/<V>/)
+#   bash e2e/flink/flink.sh build  [--version V]   (compile job/ if changed; prints the jar path)
 #
 # Everything lives in <repo>/.cache/flink/<V>/ (see e2e/flink/README.md).
 # `up` prints the REST URL on stdout; progress goes to stderr.
@@ -54,7 +55,7 @@ on_err() {
 trap 'on_err "$?" "$LINENO" "$BASH_COMMAND"' ERR
 
 usage() {
-  sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -585,6 +586,16 @@ cmd_status() {
   exit 1
 }
 
+# Compile job/ against this version's lib/ (only when the sources changed) and print
+# the jar's path; its build stamp is in the same folder (stamp). Does not touch a
+# running cluster (engine/bench/real-flink-throughput.ts uploads the jar itself).
+cmd_build() {
+  lock
+  provision
+  build_job
+  echo "$JOB_JAR"
+}
+
 # Save real REST responses of the running cluster as JSON fixtures.
 cmd_record() {
   [[ -f "$CLUSTER_JSON" ]] || die "Flink $VERSION is not up (run: flink.sh up --version $VERSION)"
@@ -726,5 +737,6 @@ case "$CMD" in
   down) cmd_down ;;
   status) cmd_status ;;
   record) cmd_record ;;
+  build) cmd_build ;;
   *) usage ;;
 esac
