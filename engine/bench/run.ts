@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,4 +54,16 @@ async function main(): Promise<void> {
   console.log(`req@3s: the same cycle at the Flink Web UI's ${WEB_UI_POLL_MS / 1000} s refresh, which gets the same numbers back.`);
 }
 
+/** Each further benchmark runs in its own Node process, so one's heap and JIT state never skews another's. */
+function runScript(title: string, file: string, args: string[] = [], nodeFlags: string[] = []): void {
+  console.log(`\n${title}`);
+  const result = spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(ROOT, file), ...args], { stdio: 'inherit', cwd: ROOT });
+  if (result.status !== 0) console.log(`  (${file} exited with ${result.status ?? result.signal})`);
+}
+
 await main();
+runScript('Local engine vs real Flink: gatewaymeter, 1,000,000 events, parallelism 1, no capacity limit', 'engine/bench/real-flink-throughput.ts');
+runScript('Local engine: throughput at parallelism 1 and 4, memory per open request in assemble', 'engine/bench/local-throughput.ts', [], ['--expose-gc']);
+for (const extra of ['engine/bench/local-checkpoint.ts']) {
+  if (existsSync(path.join(ROOT, extra))) runScript('Local engine: checkpoints and restore vs open requests in assemble', extra, [], ['--expose-gc']);
+}
