@@ -73,7 +73,6 @@ test('refreshes at the chosen interval, never below the minimum, and not while h
   // Pick the minimum: calls come one interval apart, never closer. Measured on the page's own (fake) clock, so
   // real time passing between steps (a loaded machine) cannot make the check flaky.
   await page.getByTestId(testIds.refresh.control).getByRole('combobox').selectOption(String(minimum));
-  const overviewCalls = (): number => calls.get('getClusterOverview') ?? 0;
   const settled = async (): Promise<void> => {
     await expect(page.getByLabel('refreshing')).toHaveCount(0);
   };
