@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ErrorInfo } from '../../engine/contracts/engine-api';
 import { testIds } from '../testIds';
+import type { Polled } from './usePolling';
 
 const KIND_TITLE: Partial<Record<ErrorInfo['kind'], string>> = {
   'invalid-input': 'Invalid input',
@@ -55,5 +56,22 @@ export function ErrorBanner({ error, context, stale, actions, testId }: ErrorBan
       </div>
       {actions ? <div className="error-banner__actions">{actions}</div> : null}
     </div>
+  );
+}
+
+/** The banner of a polled panel: its last error, with a Retry that refreshes at once. Nothing when all is well. */
+export function PollErrorBanner({ poll, context }: { poll: Polled<unknown>; context: string }): ReactNode {
+  if (!poll.error) return null;
+  return (
+    <ErrorBanner
+      error={poll.error}
+      context={context}
+      stale={poll.stale}
+      actions={
+        <button type="button" className="button button--small" onClick={poll.refresh}>
+          Retry
+        </button>
+      }
+    />
   );
 }

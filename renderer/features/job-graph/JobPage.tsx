@@ -4,7 +4,7 @@ import { useEngine } from '../../app/engine';
 import { useClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
-import { ErrorBanner } from '../../components/ErrorBanner';
+import { PollErrorBanner } from '../../components/ErrorBanner';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { isNotFound } from '../../components/errors';
 import { formatDuration } from '../../components/format';
@@ -93,18 +93,9 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
           </a>
           {graph ? <p className="muted small">The last known graph is shown below for reference.</p> : null}
         </section>
-      ) : poll.error ? (
-        <ErrorBanner
-          error={poll.error}
-          context="Refreshing the job graph failed"
-          stale={poll.stale}
-          actions={
-            <button type="button" className="button button--small" onClick={poll.refresh}>
-              Retry
-            </button>
-          }
-        />
-      ) : null}
+      ) : (
+        <PollErrorBanner poll={poll} context="Refreshing the job graph failed" />
+      )}
 
       <ErrorBoundary panel="The job graph" resetKey={`${clusterId}/${jobId}`}>
         <section className={`panel graph-panel${vertexId ? ' graph-panel--with-subtasks' : ''}${poll.stale ? ' is-stale' : ''}`} aria-label="Job graph">

@@ -4,7 +4,7 @@ import { useEngine } from '../../app/engine';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
-import { ErrorBanner } from '../../components/ErrorBanner';
+import { PollErrorBanner } from '../../components/ErrorBanner';
 import { formatDuration, formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
 import { StateBadge, TaskCounts } from '../../components/StateBadge';
@@ -47,18 +47,7 @@ export function JobsPanel({
         />
       }
     >
-      {poll.error ? (
-        <ErrorBanner
-          error={poll.error}
-          context="Loading the job list failed"
-          stale={poll.stale}
-          actions={
-            <button type="button" className="button button--small" onClick={poll.refresh}>
-              Retry
-            </button>
-          }
-        />
-      ) : null}
+      <PollErrorBanner poll={poll} context="Loading the job list failed" />
       {jobs == null && !poll.error ? <p className="muted">Loading jobs…</p> : null}
       {jobs != null ? (
         <JobsTable

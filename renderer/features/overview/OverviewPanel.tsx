@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import type { ClusterOverview } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import { refreshSettings, type ClusterRefresh } from '../../app/refreshSettings';
-import { ErrorBanner } from '../../components/ErrorBanner';
+import { PollErrorBanner } from '../../components/ErrorBanner';
 import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
@@ -23,18 +23,7 @@ export function OverviewPanel({ clusterId, refresh }: { clusterId: string; refre
 
   return (
     <Panel title="Overview" poll={poll} testId={testIds.overview.panel}>
-      {poll.error ? (
-        <ErrorBanner
-          error={poll.error}
-          context="Loading the cluster overview failed"
-          stale={poll.stale}
-          actions={
-            <button type="button" className="button button--small" onClick={poll.refresh}>
-              Retry
-            </button>
-          }
-        />
-      ) : null}
+      <PollErrorBanner poll={poll} context="Loading the cluster overview failed" />
       {overview ? (
         <div className={`cards${poll.stale ? ' is-stale' : ''}`}>
           <Card label="Flink version">

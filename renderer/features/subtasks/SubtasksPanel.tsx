@@ -2,7 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import type { ClusterRefresh } from '../../app/refreshSettings';
-import { ErrorBanner } from '../../components/ErrorBanner';
+import { PollErrorBanner } from '../../components/ErrorBanner';
 import { isNotFound } from '../../components/errors';
 import { DASH, formatBytes, formatCount, formatMsPerSecond, formatTimestamp, formatWatermark } from '../../components/format';
 import { Panel } from '../../components/Panel';
@@ -77,18 +77,7 @@ export function SubtasksPanel({
         </>
       }
     >
-      {poll.error ? (
-        <ErrorBanner
-          error={poll.error}
-          context={isNotFound(poll.error) ? 'This vertex is no longer part of the job' : 'Loading the subtasks failed'}
-          stale={poll.stale}
-          actions={
-            <button type="button" className="button button--small" onClick={poll.refresh}>
-              Retry
-            </button>
-          }
-        />
-      ) : null}
+      <PollErrorBanner poll={poll} context={isNotFound(poll.error) ? 'This vertex is no longer part of the job' : 'Loading the subtasks failed'} />
       {rows == null && !poll.error ? <p className="muted">Loading subtasks…</p> : null}
       {rows != null ? (
         <div className={`table-wrap${poll.stale ? ' is-stale' : ''}`}>
