@@ -23,8 +23,9 @@ export async function startLocalEngineProcess(options: {
 }): Promise<LocalEngineProcess> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const child = spawn(options.nodePath ?? process.execPath, [options.binPath, 'engine', '--port', '0', ...(options.args ?? [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: options.env ?? process.env,
+    // stdin stays open as a lifeline: the engine exits when it closes (see `flink-ops engine`).
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...(options.env ?? process.env), FLINK_OPS_EXIT_WITH_PARENT: '1' },
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

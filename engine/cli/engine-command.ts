@@ -100,6 +100,11 @@ async function runUntilStopped(handle: LocalEngineHandle): Promise<void> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // Started by the app (FLINK_OPS_EXIT_WITH_PARENT): its end of the stdin pipe closes when it dies, even by
+    // SIGKILL, so the engine never outlives the console that owns it.
+    if (process.env.FLINK_OPS_EXIT_WITH_PARENT === '1') {
+      process.stdin.on('end', stop).on('error', stop).resume();
+    }
   });
   clearInterval(watch);
   await handle.close();
