@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/flink/**/*.flink.test.ts', 'engine/**/*.flink.test.ts'],
-    testTimeout: 120_000,
+    testTimeout: 180_000,
     hookTimeout: 120_000,
     fileParallelism: false,
   },
