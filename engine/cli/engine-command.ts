@@ -33,7 +33,14 @@ interface EngineCommandOptions {
   events?: number;
   rate?: number;
   sinkDir?: string;
+  checkpointInterval?: number;
+  checkpointsRetained?: number;
+  restartStrategy?: string;
+  restartAttempts?: number;
+  restartDelay?: number;
 }
+
+const RESTART_STRATEGIES = ['none', 'fixed-delay', 'exponential-delay'] as const;
 
 /**
  * `flink-ops engine`: runs the local engine in the foreground. Prints `Local engine: http://127.0.0.1:<port>` once
@@ -55,7 +62,15 @@ export function registerEngineCommand(program: Command): void {
     .option('--events <n>', 'bounded source: stop after N events; the job finishes once all windows have fired', integer('--events', 1))
     .option('--rate <r>', 'events per second', positiveNumber('--rate'))
     .option('--sink-dir <dir>', 'write results as NDJSON upsert logs (one file per job) into this folder')
+    .option('--checkpoint-interval <ms>', 'checkpoint interval with --checkpoint-dir (default 10000)', integer('--checkpoint-interval', 1))
+    .option('--checkpoints-retained <n>', 'completed checkpoints kept (default 1)', integer('--checkpoints-retained', 1))
+    .option('--restart-strategy <name>', `what a failure does: ${RESTART_STRATEGIES.join(', ')} (default: exponential-delay with checkpoints, none without, as Flink 2.x)`)
+    .option('--restart-attempts <n>', 'fixed-delay: restarts before the job fails (default 1)', integer('--restart-attempts', 0))
+    .option('--restart-delay <ms>', 'fixed-delay: wait between restarts (default 1000)', integer('--restart-delay', 0))
     .action(async (options: EngineCommandOptions) => {
+      if (options.restartStrategy !== undefined && !(RESTART_STRATEGIES as readonly string[]).includes(options.restartStrategy)) {
+        throw new CliError(EXIT.badArguments, `Unknown --restart-strategy "${options.restartStrategy}": use ${RESTART_STRATEGIES.join(', ')}.`);
+      }
       if (options.job !== undefined && !(BUILT_IN_JOBS as readonly string[]).includes(options.job)) {
         throw new CliError(EXIT.badArguments, `Unknown job "${options.job}": use ${BUILT_IN_JOBS.join(' or ')}.`);
       }
@@ -71,6 +86,11 @@ export function registerEngineCommand(program: Command): void {
           events: options.events,
           rate: options.rate,
           sinkDir: options.sinkDir,
+          checkpointIntervalMs: options.checkpointInterval,
+          checkpointsRetained: options.checkpointsRetained,
+          restartStrategy: options.restartStrategy as (typeof RESTART_STRATEGIES)[number] | undefined,
+          restartAttempts: options.restartAttempts,
+          restartDelayMs: options.restartDelay,
         });
       } catch (error) {
         if (error instanceof LocalEngineError) throw new CliError(EXIT.badArguments, error.message);

@@ -3,6 +3,7 @@ import { registerAppCommand } from './app-command.ts';
 import { CliError, EXIT, exitCodeOf } from './cli-error.ts';
 import { registerClusterCommands } from './cluster-commands.ts';
 import { registerEngineCommand } from './engine-command.ts';
+import { registerEngineKillTmCommand } from '../local/cli/engine-kill-tm-command.ts';
 
 /** Runs `flink-ops` and returns the exit code; errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -15,6 +16,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerClusterCommands(program);
   registerAppCommand(program);
   registerEngineCommand(program);
+  registerEngineKillTmCommand(program);
   try {
     await program.parseAsync(argv);
     return 0;

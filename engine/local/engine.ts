@@ -1,15 +1,23 @@
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { CheckpointConfigError, parseCheckpointingConfig } from './checkpoint/checkpoint-stats-rest.ts';
+import { localPathOf } from './checkpoint/checkpoint-storage.ts';
+import { prepareRestore, type PreparedRestore } from './checkpoint/prepare-restore.ts';
 import { checkParallelismAgainstMax } from './keygroups/key-group-range-assignment.ts';
 import { builtInJob, type BuiltInJob } from './gatewaymeter/pipelines.ts';
 import { NdjsonUpsertLog, ResultStore, TenantCostSink } from './gatewaymeter/sinks.ts';
 import type { GeneratorConfig } from './gatewaymeter/generator.ts';
+import { configurationOf, type JobArguments, type RestartStrategyName } from './jars/built-in-jars.ts';
+import { AsyncOperationRegistry } from './operations/async-operations.ts';
+import { resolveRestartStrategy, type RestartStrategyConfig } from './restart/restart-strategy.ts';
 import { LocalCluster } from './runtime/cluster.ts';
+import { buildJobGraph } from './runtime/job-graph.ts';
 import type { JobExecution } from './runtime/job.ts';
 import { DEFAULT_NETWORK_CONFIG, type NetworkConfig } from './runtime/network.ts';
 import { DEFAULT_TRAFFIC, loadScenario, type Scenario } from './scenarios/scenario.ts';
 import { parseDurationMs, parseMemorySize } from './scenarios/units.ts';
 import { ManualClock } from './time/clock.ts';
+import { deriveSeed, mulberry32 } from './time/random.ts';
 
 /** The version of Flink whose behaviour and REST API the local engine follows. */
 export const EMULATED_FLINK_VERSION = '2.2.1';
@@ -32,8 +40,28 @@ export interface LocalEngineOptions {
   rate?: number;
   /** Write the NDJSON upsert log of results here. */
   sinkDir?: string;
-  /** Checkpoint storage folder (validated now; checkpoints are taken by part 2 of the engine). */
+  /**
+   * Checkpoint storage folder: enables periodic checkpoints (every `checkpointIntervalMs`) written there, and
+   * savepoints under `<dir>/savepoints`.
+   */
   checkpointDir?: string;
+  /** `execution.checkpointing.interval` with a checkpoint folder. @default 10000 */
+  checkpointIntervalMs?: number;
+  /** `execution.checkpointing.num-retained`: completed checkpoints kept. @default 1 (Flink's default) */
+  checkpointsRetained?: number;
+  /**
+   * The jobs' restart strategy (`restart-strategy.type`). @default exponential-delay with checkpoints, none without
+   * (Flink 2.x)
+   */
+  restartStrategy?: RestartStrategyName;
+  /** fixed-delay: restart attempts. @default 1 (Flink's default) */
+  restartAttempts?: number;
+  /** fixed-delay: delay between restarts in ms. @default 1000 */
+  restartDelayMs?: number;
+  /** A killed TaskManager comes back after this long (null: never). @default 10000 */
+  taskManagerRestartDelayMs?: number | null;
+  /** Extra cluster configuration (`config.yaml` entries: `restart-strategy.*`, `execution.checkpointing.*`, ...). */
+  flinkConfiguration?: Record<string, string>;
   /** The virtual clock; defaults to one starting at the current wall-clock time. */
   clock?: ManualClock;
   /** Charge measured CPU time as busy time (the real-time engine does; deterministic tests do not). @default false */
@@ -47,6 +75,18 @@ export interface LocalEngineOptions {
   stepMs?: number;
   /** The REST port, for the configuration the engine reports. */
   restPort?: number;
+}
+
+/** One run of a built-in job: its program arguments plus the `/jars/:jarid/run` options. */
+export interface BuiltInJobRun extends JobArguments {
+  job: BuiltInJob;
+  /** Restore from this savepoint or retained checkpoint (a folder or its `_metadata`, path or `file:` URI). */
+  savepointPath?: string;
+  /** Skip state of operators the job does not have. @default false */
+  allowNonRestoredState?: boolean;
+  /** Job-level Flink configuration (`flinkConfiguration` of the run request). */
+  flinkConfiguration?: Record<string, string>;
+  jobId?: string;
 }
 
 /** An invalid engine option: a message that names the option and the fix. */
@@ -104,11 +144,17 @@ export class LocalEngine {
   readonly defaultParallelism: number;
   readonly generator: Omit<GeneratorConfig, 'seed'>;
   readonly jobName: BuiltInJob;
+  /** Trigger-then-poll operations (savepoints, stop, checkpoints) of all jobs. */
+  readonly operations: AsyncOperationRegistry;
+  /** When the engine started (the built-in jars' upload time). */
+  readonly startedAt: number;
 
   constructor(readonly options: LocalEngineOptions = {}) {
     positiveInt(options.parallelism, '--parallelism');
     positiveInt(options.events, '--events');
     positiveInt(options.taskManagers, 'taskManagers');
+    positiveInt(options.checkpointsRetained, '--checkpoints-retained');
+    if (options.checkpointIntervalMs !== undefined && !(options.checkpointIntervalMs > 0)) throw new LocalEngineError(`--checkpoint-interval must be positive, got ${options.checkpointIntervalMs}.`);
     positiveInt(options.slotsPerTaskManager, 'slotsPerTaskManager');
     if (options.rate !== undefined && !(options.rate > 0)) throw new LocalEngineError(`--rate must be a positive number of events per second, got ${options.rate}.`);
     if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new LocalEngineError(`--seed must be a whole number, got ${options.seed}.`);
@@ -154,44 +200,135 @@ export class LocalEngine {
     const requestedTms = options.taskManagers ?? this.scenario?.cluster.taskManagers;
     const taskManagers = requestedTms ?? Math.max(4, Math.ceil(needed / slotsPerTm));
     const clock = options.clock ?? new ManualClock(Date.now());
-    this.cluster = new LocalCluster({ clock, taskManagers, slotsPerTaskManager: slotsPerTm, network, stepMs: options.stepMs });
+    this.cluster = new LocalCluster({
+      clock,
+      taskManagers,
+      slotsPerTaskManager: slotsPerTm,
+      network,
+      stepMs: options.stepMs,
+      taskManagerRestartDelayMs: options.taskManagerRestartDelayMs,
+    });
+    this.startedAt = clock.now();
+    this.operations = new AsyncOperationRegistry({ clock });
 
     this.configuration = this.buildConfiguration(network, conf);
-    this.submitBuiltInJob(this.jobName);
-  }
-
-  /** Starts a built-in job with the engine's traffic, capacity model and sinks. */
-  submitBuiltInJob(name: BuiltInJob): JobExecution {
-    const store = new ResultStore();
-    const log = this.sinkDir !== undefined ? new NdjsonUpsertLog(this.sinkDir, name) : undefined;
-    const graph = builtInJob(name, {
-      parallelism: this.defaultParallelism,
-      operatorParallelism: this.scenario?.operatorParallelism,
-      maxParallelism: BUILT_IN_MAX_PARALLELISM,
-      generator: { ...this.generator, seed: this.seed },
-      sink: new TenantCostSink(store, log),
-    });
-    let job: JobExecution;
+    this.clusterConfiguration = Object.fromEntries(this.configuration.map((e) => [e.key, e.value]));
     try {
-      job = this.cluster.submitJob(graph, {
-        capacity: this.scenario?.capacity,
-        measureCpu: this.options.measureCpu ?? false,
-        jobParameters: {
-          seed: String(this.seed),
-          rate: String(this.generator.rate),
-          ...(this.generator.events !== undefined && { events: String(this.generator.events) }),
-          ...(this.scenario && { scenario: this.scenario.name }),
-        },
-        checkpointing: this.checkpointDir
-          ? { intervalMs: 10_000, timeoutMs: 600_000, minPauseMs: 0, maxConcurrent: 1, directory: this.checkpointDir }
-          : undefined,
-      });
+      resolveRestartStrategy(this.clusterConfiguration, {}, this.checkpointDir !== undefined);
+      parseCheckpointingConfig(this.clusterConfiguration);
     } catch (error) {
       throw new LocalEngineError((error as Error).message);
     }
-    this.results.set(job.jobId, store);
-    if (log) this.sinkFiles.set(job.jobId, log.file);
-    return job;
+    this.submitBuiltInJob(this.jobName);
+  }
+
+  /** The cluster's Flink configuration as a map (`GET /jobmanager/config`). */
+  readonly clusterConfiguration: Record<string, string>;
+
+  /** Starts a built-in job with the engine's traffic, capacity model and sinks. */
+  submitBuiltInJob(name: BuiltInJob): JobExecution {
+    return this.runBuiltInJob({ job: name });
+  }
+
+  /**
+   * Runs a built-in job: the engine's options, overridden by the run's program arguments; from a savepoint when
+   * `savepointPath` is set (restored at the run's parallelism by key-group redistribution, operators matched by uid).
+   * Throws {@link LocalEngineError} (bad arguments, not enough slots) or the restore's `CheckpointLoadError` /
+   * `RestoreError` with Flink's messages; nothing is started then.
+   */
+  runBuiltInJob(run: BuiltInJobRun): JobExecution {
+    const fail = (message: string): never => {
+      throw new LocalEngineError(message);
+    };
+    let scenario = this.scenario;
+    if (run.scenario !== undefined) {
+      try {
+        scenario = loadScenario(run.scenario);
+      } catch (error) {
+        fail((error as Error).message);
+      }
+    }
+    const seed = run.seed ?? this.seed;
+    const traffic = run.scenario !== undefined ? scenario!.traffic : (this.scenario?.traffic ?? DEFAULT_TRAFFIC);
+    const rate = run.rate ?? this.options.rate ?? traffic.rate;
+    const events = run.events ?? this.options.events;
+    const generator: GeneratorConfig = { ...traffic, rate, events, throttle: !this.options.unthrottled, seed };
+    const explicitParallelism = run.parallelism;
+    const parallelism = explicitParallelism ?? (run.scenario !== undefined ? (scenario?.parallelism ?? this.defaultParallelism) : this.defaultParallelism);
+    const operatorParallelism = explicitParallelism === undefined ? scenario?.operatorParallelism : undefined;
+    const jobConf: Record<string, string> = { ...configurationOf(run), ...run.flinkConfiguration };
+    const conf = { ...this.clusterConfiguration, ...jobConf };
+    const maxParallelismRaw = conf['pipeline.max-parallelism'];
+    const maxParallelism = maxParallelismRaw !== undefined ? Number(maxParallelismRaw) : BUILT_IN_MAX_PARALLELISM;
+    if (!(Number.isInteger(maxParallelism) && maxParallelism >= 1 && maxParallelism <= 32768)) fail(`pipeline.max-parallelism must be a whole number from 1 to 32768, got "${maxParallelismRaw}".`);
+    for (const [uid, p] of [['parallelism', parallelism] as const, ...Object.entries(operatorParallelism ?? {})]) {
+      try {
+        checkParallelismAgainstMax(uid === 'parallelism' ? '--parallelism' : uid, p, maxParallelism);
+      } catch (error) {
+        fail((error as Error).message);
+      }
+    }
+    const sinkDir = run.sinkDir !== undefined ? checkFolder(run.sinkDir, '--sink-dir') : this.sinkDir;
+    let checkpointing;
+    let restartStrategy: RestartStrategyConfig;
+    try {
+      checkpointing = parseCheckpointingConfig(conf);
+      restartStrategy = resolveRestartStrategy(jobConf, this.clusterConfiguration, checkpointing !== undefined);
+    } catch (error) {
+      if (error instanceof CheckpointConfigError || (error as Error).name === 'IllegalArgumentException') fail((error as Error).message);
+      throw error;
+    }
+    const store = new ResultStore();
+    const log = sinkDir !== undefined ? new NdjsonUpsertLog(sinkDir, run.job) : undefined;
+    const graph = builtInJob(run.job, {
+      parallelism,
+      operatorParallelism,
+      maxParallelism,
+      generator,
+      sink: new TenantCostSink(store, log),
+    });
+    let restore: PreparedRestore | undefined;
+    if (run.savepointPath !== undefined) {
+      let jobGraph;
+      try {
+        jobGraph = buildJobGraph(graph);
+      } catch (error) {
+        fail((error as Error).message);
+      }
+      restore = prepareRestore(run.savepointPath, jobGraph!, run.allowNonRestoredState ?? false);
+    }
+    const checkpointDir = conf['execution.checkpointing.dir'];
+    const savepointDir = conf['execution.checkpointing.savepoint-dir'] ?? conf['state.savepoints.dir'];
+    let job: JobExecution;
+    try {
+      job = this.cluster.submitJob(graph, {
+        jobId: run.jobId,
+        capacity: scenario?.capacity,
+        measureCpu: this.options.measureCpu ?? false,
+        jobParameters: {
+          seed: String(seed),
+          rate: String(rate),
+          ...(events !== undefined && { events: String(events) }),
+          ...(scenario && { scenario: scenario.name }),
+          ...(sinkDir !== undefined && { 'sink-dir': sinkDir }),
+        },
+        checkpointing,
+        checkpointStorage: {
+          checkpointDirectory: checkpointDir !== undefined ? localPathOf(checkpointDir) : undefined,
+          savepointDirectory: savepointDir !== undefined ? localPathOf(savepointDir) : undefined,
+          numRetained: checkpointing?.numRetained,
+        },
+        restartStrategy,
+        random: mulberry32(deriveSeed(seed, `restart-backoff/${this.cluster.jobs.size}`)),
+        restore,
+        flinkConfiguration: jobConf,
+      });
+    } catch (error) {
+      fail((error as Error).message);
+    }
+    this.results.set(job!.jobId, store);
+    if (log) this.sinkFiles.set(job!.jobId, log.file);
+    return job!;
   }
 
   /** Runs the engine for `ms` of virtual time. */
@@ -222,10 +359,17 @@ export class LocalEngine {
       'metrics.fetcher.update-interval': '10000',
       'web.refresh-interval': '3000',
       'state.backend.type': 'hashmap',
+      'jobmanager.scheduler': 'adaptive',
       ...(this.checkpointDir && {
-        'execution.checkpointing.interval': '10 s',
+        'execution.checkpointing.interval': `${this.options.checkpointIntervalMs ?? 10_000} ms`,
         'execution.checkpointing.dir': `file://${this.checkpointDir}`,
         'execution.checkpointing.savepoint-dir': `file://${path.join(this.checkpointDir, 'savepoints')}`,
+        'execution.checkpointing.num-retained': String(this.options.checkpointsRetained ?? 1),
+      }),
+      ...configurationOf({
+        restartStrategy: this.options.restartStrategy,
+        restartAttempts: this.options.restartAttempts,
+        restartDelayMs: this.options.restartDelayMs,
       }),
       'local-engine.seed': String(this.seed),
       'local-engine.rate': String(this.generator.rate),
@@ -233,6 +377,7 @@ export class LocalEngine {
       ...(this.scenario && { 'local-engine.scenario': this.scenario.name }),
       ...(this.sinkDir && { 'local-engine.sink-dir': this.sinkDir }),
       ...scenarioConf,
+      ...this.options.flinkConfiguration,
     };
     return Object.entries(entries)
       .map(([key, value]) => ({ key, value }))

@@ -41,6 +41,9 @@ export async function startLocalEngine(options: StartLocalEngineOptions = {}): P
     for (const job of engine.cluster.jobs.values()) job.cancel();
     throw error;
   }
+  // With a manual clock the caller runs the engine synchronously between requests, often for longer than the
+  // keep-alive timeout: an idle-socket timer firing as the loop resumes would reset a connection the client is reusing.
+  if (time === 'manual') server.keepAliveTimeout = 0;
   const portEntry = engine.configuration.find((e) => e.key === 'rest.port');
   if (portEntry) portEntry.value = String(actualPort);
   const driver = time === 'real' ? new RealTimeDriver(engine) : undefined;

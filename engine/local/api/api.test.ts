@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MIN_WATERMARK } from './operator.ts';
-import { forBoundedOutOfOrderness, SourceWatermarkGenerator, StatusWatermarkValve } from './watermarks.ts';
+import { forBoundedOutOfOrderness, SourceWatermarkGenerator, SplitWatermarkMultiplexer, StatusWatermarkValve } from './watermarks.ts';
 import { SlidingEventTimeWindows, TumblingEventTimeWindows, windowStartWithOffset } from './windows.ts';
 
 describe('watermark generation at the source', () => {
@@ -88,5 +88,57 @@ describe('window assignment', () => {
     expect(out.slice(0, n)).toEqual([60_000, 40_000, 20_000]);
     expect(() => TumblingEventTimeWindows.of(1000).assignWindows(Number.NEGATIVE_INFINITY, out)).toThrow(/Long.MIN_VALUE timestamp/);
     expect(() => TumblingEventTimeWindows.of(1000, 1000)).toThrow(/abs\(offset\) < size/);
+  });
+});
+
+describe('per-split watermarks of a source subtask (FLIP-27)', () => {
+  function multiplexer(splits: number[], idleTimeoutMs?: number) {
+    const out: string[] = [];
+    const mux = new SplitWatermarkMultiplexer(
+      forBoundedOutOfOrderness(2000, idleTimeoutMs),
+      { emitWatermark: (wm) => out.push(`wm ${wm}`), markIdle: () => out.push('idle'), markActive: () => out.push('active') },
+      splits,
+    );
+    return { mux, out };
+  }
+
+  it('emits the minimum over its splits; a split without records holds it back until it is released', () => {
+    const { mux, out } = multiplexer([0, 1]);
+    mux.onEvent(10_000, 0);
+    mux.onPeriodicEmit(200);
+    expect(out).toEqual([]); // split 1 has no records: Long.MIN_VALUE
+    mux.onEvent(6_000, 1);
+    mux.onPeriodicEmit(400);
+    mux.onEvent(20_000, 1);
+    mux.onPeriodicEmit(600);
+    expect(out).toEqual(['wm 3999', 'wm 7999']);
+    mux.removeSplit(0); // split 0 is read to its end
+    mux.onPeriodicEmit(800);
+    expect(out).toEqual(['wm 3999', 'wm 7999', 'wm 17999']);
+  });
+
+  it('a split that is idle no longer holds the others back; a subtask without splits is idle', () => {
+    const { mux, out } = multiplexer([0, 1], 1000);
+    mux.onEvent(5_000, 0);
+    mux.onEvent(9_000, 1);
+    for (let t = 0; t <= 1600; t += 200) {
+      mux.onEvent(9_000 + t, 1);
+      mux.onPeriodicEmit(t);
+    }
+    expect(out[0]).toBe('wm 2999');
+    expect(out.at(-1)).toBe('wm 8599'); // split 0 idle after 1 s: split 1 alone
+    const none = multiplexer([]);
+    none.mux.onPeriodicEmit(0);
+    expect(none.out).toEqual(['idle']);
+  });
+
+  it('the idleness clock pauses while the subtask is back-pressured (FLIP-471)', () => {
+    const { mux, out } = multiplexer([0], 1000);
+    mux.onEvent(5_000, 0);
+    mux.onPeriodicEmit(0);
+    for (let t = 200; t <= 3000; t += 200) mux.onPeriodicEmit(t, true);
+    expect(out).toEqual(['wm 2999']);
+    for (let t = 3200; t <= 4600; t += 200) mux.onPeriodicEmit(t, false);
+    expect(out).toEqual(['wm 2999', 'idle']);
   });
 });

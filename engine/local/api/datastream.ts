@@ -20,17 +20,33 @@ export interface SourceReaderContext {
   /** When the job started (processing time). */
   startTime: number;
   clock: Clock;
+  /**
+   * The reader's restored operator state (`SourceReaderState`: one entry per split, redistributed over the new
+   * subtasks as Flink's SPLIT_DISTRIBUTE list state). When set, the reader reads exactly these splits (possibly none);
+   * when undefined the job starts fresh and the reader takes its initial splits.
+   */
+  restoredState?: readonly unknown[];
 }
+
+/** Emits one record of a split (split 0 for readers without splits). */
+export type SourceEmit<T> = (value: T, timestamp: number, split?: number) => void;
 
 /** One source subtask's reader (FLIP-27 `SourceReader`, pull-based). */
 export interface SourceReader<T> {
   /**
-   * Emits records available at or before `now` (at most `max`), each with its timestamp; says whether more are
-   * available right away, none until later, or the input has ended.
+   * Emits records available at or before `now` (at most `max`), each with its timestamp (and, for split-based readers,
+   * its split); says whether more are available right away, none until later, or the input has ended.
    */
-  pollNext(now: number, max: number, emit: (value: T, timestamp: number) => void): InputStatus;
+  pollNext(now: number, max: number, emit: SourceEmit<T>): InputStatus;
   /** Extra source metrics (`pendingRecords`, ...), read when metrics are served. */
   metrics?(): Record<string, number>;
+  /** Split-based readers: the splits still being read (a finished split no longer holds the watermark back). */
+  activeSplits?(): readonly number[];
+  /**
+   * The reader's position as operator list state (`SourceReaderState`, SPLIT_DISTRIBUTE): one plain-data entry per
+   * split, given back through `SourceReaderContext.restoredState`. Readers without it restart from scratch.
+   */
+  snapshotState?(): unknown[];
 }
 
 export interface Source<T> {

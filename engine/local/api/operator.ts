@@ -1,7 +1,7 @@
 import type { Clock } from '../time/clock.ts';
 import { Counter } from '../metrics/views.ts';
 import type { HeapKeyedStateBackend } from '../state/keyed-state-backend.ts';
-import { InternalTimerService, type InternalTimer } from '../state/timer-service.ts';
+import { InternalTimerService, type InternalTimer, type TimerQueue } from '../state/timer-service.ts';
 import type { StateKey } from '../state/state-table.ts';
 
 /** "No timestamp" (Flink's StreamRecord without timestamp; window assigners reject it like Long.MIN_VALUE). */
@@ -52,6 +52,11 @@ export interface StreamOperator<IN = unknown, OUT = unknown> {
   close(): void;
   /** The keyed backend of a keyed operator (for snapshots and the key context). */
   readonly keyedBackend?: HeapKeyedStateBackend;
+  /**
+   * The timer queues of a keyed operator by timer-service name (Flink's `InternalTimeServiceManager`), snapshotted and
+   * restored with its keyed state. Exists after `open`.
+   */
+  timerServicesForSnapshot?(): Map<string, { eventTime: TimerQueue; processingTime: TimerQueue }>;
 }
 
 /** Shared plumbing: context, output, key context, timers and watermark forwarding (Flink's `AbstractStreamOperator`). */
@@ -59,6 +64,8 @@ export abstract class AbstractStreamOperator<IN, OUT> implements StreamOperator<
   protected context!: OperatorContext;
   protected output!: Output<OUT>;
   private timers: InternalTimerService | undefined;
+  /** The name of this operator's timer service in snapshots (Flink: "user-timers", "window-timers"). */
+  protected readonly timerServiceName: string = 'user-timers';
 
   setup(context: OperatorContext, output: Output<OUT>): void {
     this.context = context;
@@ -84,6 +91,12 @@ export abstract class AbstractStreamOperator<IN, OUT> implements StreamOperator<
 
   get internalTimerService(): InternalTimerService | undefined {
     return this.timers;
+  }
+
+  timerServicesForSnapshot(): Map<string, { eventTime: TimerQueue; processingTime: TimerQueue }> {
+    const out = new Map<string, { eventTime: TimerQueue; processingTime: TimerQueue }>();
+    if (this.timers) out.set(this.timerServiceName, { eventTime: this.timers.eventTimeTimers, processingTime: this.timers.processingTimeTimers });
+    return out;
   }
 
   open(): void {}

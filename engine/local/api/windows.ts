@@ -112,6 +112,7 @@ export class WindowOperator<IN, ACC, R, OUT, K> extends AbstractStreamOperator<I
   private readonly allowedLateness: number;
   private emitTimestamp = 0;
   private readonly collector: Collector<OUT>;
+  protected override readonly timerServiceName = 'window-timers';
 
   constructor(private readonly spec: WindowOperatorSpec<IN, ACC, R, OUT, K>) {
     super();

@@ -338,6 +338,19 @@ export class FileSystemCheckpointStorage {
     return this.retained(jobId);
   }
 
+  /**
+   * The job ended and its retention policy does not keep its checkpoints: every retained checkpoint is deleted
+   * (`discarded`). Savepoints are never touched.
+   */
+  discardAll(jobId: string): void {
+    const list = this.stores.get(jobId) ?? [];
+    this.stores.set(jobId, []);
+    for (const completed of list) {
+      rmSync(completed.path, { recursive: true, force: true });
+      this.onDiscard?.(jobId, completed.checkpointId);
+    }
+  }
+
   private addCompleted(jobId: string, completed: CompletedSnapshot): void {
     const list = this.stores.get(jobId) ?? [];
     list.push(completed);

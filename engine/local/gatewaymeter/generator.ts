@@ -1,4 +1,4 @@
-import type { InputStatus, Source, SourceReader, SourceReaderContext } from '../api/datastream.ts';
+import type { InputStatus, Source, SourceEmit, SourceReader, SourceReaderContext } from '../api/datastream.ts';
 import { deriveSeed, mulberry32, randomUuid, type Random } from '../time/random.ts';
 import type { EventType } from './events.ts';
 
@@ -278,7 +278,25 @@ export class GatewayEventReader implements SourceReader<string> {
 
   pollNext(now: number, max: number, emit: (value: string, timestamp: number) => void): InputStatus {
     this.lastNow = now;
-    const horizon = this.c.throttle ? now : Number.POSITIVE_INFINITY;
+    return this.advance(this.c.throttle ? now : Number.POSITIVE_INFINITY, max, emit);
+  }
+
+  /**
+   * Moves past the next `count` events without emitting them (restoring a position: the stream is a pure function
+   * of seed, split and start time, whatever the poll times). Returns how many were skipped (fewer at the end).
+   */
+  skip(count: number): number {
+    const before = this.emitted;
+    if (count > 0) this.advance(Number.POSITIVE_INFINITY, count, null);
+    return this.emitted - before;
+  }
+
+  /** Whether every event of a bounded stream was emitted. */
+  get ended(): boolean {
+    return this.pending === 0 && this.startsExhausted;
+  }
+
+  private advance(horizon: number, max: number, emit: ((value: string, timestamp: number) => void) | null): InputStatus {
     let n = 0;
     for (;;) {
       const bucketEnd = (this.cursor + 1) * BUCKET_MS;
@@ -314,10 +332,15 @@ export class GatewayEventReader implements SourceReader<string> {
     return 'NOTHING_AVAILABLE';
   }
 
-  private emitEvent(request: PendingRequest, emit: (value: string, timestamp: number) => void): void {
+  private emitEvent(request: PendingRequest, emit: ((value: string, timestamp: number) => void) | null): void {
     const i = request.next++;
     const type = request.types[i];
     const ts = request.ts[i];
+    if (emit === null) {
+      this.pending--;
+      this.emitted++;
+      return;
+    }
     let payload: string;
     if (type === TYPE_STARTED) payload = `{"prompt_tokens":${request.promptTokens}}`;
     else if (type === TYPE_COMPLETED) {
@@ -436,7 +459,120 @@ export class GatewayEventReader implements SourceReader<string> {
   }
 }
 
-/** The GatewayMeter generator as a source (one reader per subtask). */
+/** The position of one split of the GatewayMeter stream: the source's operator state (`SourceReaderState`). */
+export interface GatewaySplitState {
+  split: number;
+  /** Splits of the stream: the source parallelism of the job's first run. */
+  numSplits: number;
+  /** The first run's start: every split's schedule is relative to it. */
+  startTime: number;
+  /** Events of this split emitted so far. */
+  emitted: number;
+}
+
+function isSplitState(v: unknown): v is GatewaySplitState {
+  const s = v as Record<string, unknown>;
+  return (
+    typeof s === 'object' &&
+    s !== null &&
+    Number.isInteger(s.split) &&
+    Number.isInteger(s.numSplits) &&
+    (s.numSplits as number) > 0 &&
+    (s.split as number) >= 0 &&
+    (s.split as number) < (s.numSplits as number) &&
+    Number.isFinite(s.startTime) &&
+    Number.isInteger(s.emitted) &&
+    (s.emitted as number) >= 0
+  );
+}
+
+/**
+ * One source subtask of the GatewayMeter source: it reads the splits it was given, each a {@link GatewayEventReader}
+ * of `(seed, split, numSplits, startTime)`, polled in turn. A fresh job gives subtask i split i of `parallelism`
+ * splits; a restored job gives each subtask the splits Flink's SPLIT_DISTRIBUTE redistribution assigns it, each
+ * fast-forwarded to its position, so the job continues the same deterministic stream at any parallelism.
+ */
+export class GatewaySplitReader implements SourceReader<string> {
+  private readonly splits: Array<{ state: GatewaySplitState; reader: GatewayEventReader; ended: boolean }> = [];
+  private turn = 0;
+  private active: number[];
+  private readonly bounded: boolean;
+  /** Per split, the task's emit function with the split attached (made once per emit function). */
+  private emitOf: SourceEmit<string> | undefined;
+  private wrapped: Array<(value: string, timestamp: number) => void> = [];
+
+  constructor(config: GeneratorConfig, context: SourceReaderContext) {
+    this.bounded = config.events !== undefined;
+    const states: GatewaySplitState[] = context.restoredState
+      ? context.restoredState.map((raw) => {
+          if (!isSplitState(raw)) throw new Error(`The source state holds an invalid split ${JSON.stringify(raw)}: it was not written by the GatewayMeter source.`);
+          return { ...raw };
+        })
+      : [{ split: context.subtaskIndex, numSplits: context.parallelism, startTime: context.startTime, emitted: 0 }];
+    for (const state of states) {
+      const reader = new GatewayEventReader(config, { subtaskIndex: state.split, parallelism: state.numSplits, startTime: state.startTime, clock: context.clock });
+      const skipped = reader.skip(state.emitted);
+      if (skipped !== state.emitted) {
+        throw new Error(`Split ${state.split}/${state.numSplits} has only ${skipped} events, the state says ${state.emitted} were read: restore it with the same --seed, --events and traffic.`);
+      }
+      this.splits.push({ state, reader, ended: reader.ended });
+    }
+    this.active = this.splits.filter((s) => !s.ended).map((s) => s.state.split);
+  }
+
+  pollNext(now: number, max: number, emit: SourceEmit<string>): InputStatus {
+    const n = this.splits.length;
+    if (emit !== this.emitOf) {
+      this.emitOf = emit;
+      this.wrapped = this.splits.map((s) => {
+        const split = s.state.split;
+        return (value: string, ts: number) => emit(value, ts, split);
+      });
+    }
+    let left = max;
+    let more = false;
+    let changed = false;
+    for (let k = 0; k < n && left > 0; k++) {
+      const index = (this.turn + k) % n;
+      const s = this.splits[index];
+      if (s.ended) continue;
+      const before = s.reader.count;
+      const status = s.reader.pollNext(now, left, this.wrapped[index]);
+      const read = s.reader.count - before;
+      s.state.emitted += read;
+      left -= read;
+      if (status === 'END_OF_INPUT') {
+        s.ended = true;
+        changed = true;
+      } else if (status === 'MORE_AVAILABLE') more = true;
+    }
+    this.turn = n > 0 ? (this.turn + 1) % n : 0;
+    if (changed) this.active = this.splits.filter((s) => !s.ended).map((s) => s.state.split);
+    if (this.active.length === 0 && this.bounded) return 'END_OF_INPUT';
+    return more || left === 0 ? 'MORE_AVAILABLE' : 'NOTHING_AVAILABLE';
+  }
+
+  activeSplits(): readonly number[] {
+    return this.active;
+  }
+
+  snapshotState(): GatewaySplitState[] {
+    return this.splits.map((s) => ({ ...s.state }));
+  }
+
+  metrics(): Record<string, number> {
+    let pending = 0;
+    for (const s of this.splits) if (!s.ended) pending += s.reader.metrics().pendingRecords;
+    return { pendingRecords: pending };
+  }
+
+  /** Events emitted by this reader's splits in total (restored positions included). */
+  get position(): number {
+    return this.splits.reduce((sum, s) => sum + s.state.emitted, 0);
+  }
+}
+
+/** The GatewayMeter generator as a split-based source (FLIP-27 style: splits and their positions are state). */
 export class GatewayEventSource implements Source<string> {
   constructor(readonly config: GeneratorConfig) {
     resolveGeneratorConfig(config);
@@ -446,7 +582,7 @@ export class GatewayEventSource implements Source<string> {
     return this.config.events !== undefined;
   }
 
-  createReader(context: SourceReaderContext): GatewayEventReader {
-    return new GatewayEventReader(this.config, context);
+  createReader(context: SourceReaderContext): GatewaySplitReader {
+    return new GatewaySplitReader(this.config, context);
   }
 }

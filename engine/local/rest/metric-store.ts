@@ -1,3 +1,4 @@
+import { jobCheckpointMetrics } from '../checkpoint/checkpoint-stats-rest.ts';
 import { javaDoubleToString, javaLongToString } from '../metrics/java-format.ts';
 import type { JobExecution } from '../runtime/job.ts';
 import type { SourceTask, Task } from '../runtime/task.ts';
@@ -77,26 +78,36 @@ export function subtaskMetrics(task: Task): MetricValues {
   return m;
 }
 
-/** Job-scope metrics (`GET /jobs/:id/metrics`). */
+/** Job-scope metrics (`GET /jobs/:id/metrics`): status times, restarts, and the checkpoint gauges. */
 export function jobMetrics(job: JobExecution, now: number): MetricValues {
   const m: MetricValues = new Map();
   const running = job.statusTimestamps.RUNNING;
+  const restarting = job.statusTimestamps.RESTARTING;
   m.set('uptime', long(job.status === 'RUNNING' && running !== undefined ? now - running : job.isTerminal ? -1 : 0));
-  m.set('downtime', long(0));
-  m.set('restartingTime', long(0));
+  m.set('downtime', long(job.status === 'RESTARTING' && restarting !== undefined ? now - restarting : 0));
+  m.set('restartingTime', long(job.status === 'RESTARTING' && restarting !== undefined ? now - restarting : 0));
   m.set('cancellingTime', long(0));
   m.set('failingTime', long(0));
   m.set('numRestarts', long(job.numRestarts));
-  m.set('lastCheckpointDuration', long(-1));
-  m.set('lastCheckpointSize', long(-1));
-  m.set('lastCheckpointFullSize', long(-1));
-  m.set('lastCheckpointRestoreTimestamp', long(-1));
-  m.set('lastCheckpointExternalPath', 'n/a');
-  m.set('lastCompletedCheckpointId', long(-1));
-  m.set('numberOfCompletedCheckpoints', long(0));
-  m.set('numberOfFailedCheckpoints', long(0));
-  m.set('numberOfInProgressCheckpoints', long(0));
-  m.set('totalNumberOfCheckpoints', long(0));
+  m.set('fullRestarts', long(job.numRestarts));
+  const tracker = job.checkpointTracker;
+  const checkpoints = tracker
+    ? jobCheckpointMetrics(tracker)
+    : new Map([
+        ['totalNumberOfCheckpoints', '0'],
+        ['numberOfInProgressCheckpoints', '0'],
+        ['numberOfCompletedCheckpoints', '0'],
+        ['numberOfFailedCheckpoints', '0'],
+        ['lastCheckpointRestoreTimestamp', '-1'],
+        ['lastCheckpointSize', '-1'],
+        ['lastCheckpointFullSize', '-1'],
+        ['lastCheckpointDuration', '-1'],
+        ['lastCheckpointProcessedData', '-1'],
+        ['lastCheckpointPersistedData', '-1'],
+        ['lastCheckpointExternalPath', 'n/a'],
+        ['lastCompletedCheckpointId', '-1'],
+      ]);
+  for (const [k, v] of checkpoints) m.set(k, v);
   return m;
 }
 

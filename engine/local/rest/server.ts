@@ -14,11 +14,20 @@ import {
   type AggregationMode,
   type MetricValues,
 } from './metric-store.ts';
+import { renderCheckpointConfig, renderCheckpointDetails, renderCheckpointingStatistics, renderTaskCheckpointDetails } from '../checkpoint/checkpoint-stats-rest.ts';
+import { DEFAULT_MAX_EXCEPTIONS, renderExceptionHistory } from '../restart/exception-history.ts';
+import { flinkErrorBody } from '../rest-spec/flink-error.ts';
+import * as ops from './job-operations.ts';
+import { OperationError, type OperationResult } from './job-operations.ts';
 import * as views from './views.ts';
 
-/** A REST error: status and Flink's `{"errors": [...]}` body. */
+/** A REST error: status and Flink's `{"errors": [...]}` body (the message alone unless a body is given). */
 export class RestError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: { errors: string[] } = { errors: [message] },
+  ) {
     super(message);
   }
 }
@@ -28,16 +37,43 @@ interface HandlerContext {
   params: Record<string, string>;
   query: Record<string, string | undefined>;
   now: number;
+  /** The parsed JSON request body (undefined when empty). */
+  body: unknown;
+  /** `http://host:port` of this server. */
+  address: string;
 }
 
 type Handler = (ctx: HandlerContext) => { status?: number; body: unknown };
 
 /** One route: Flink's `XxxHeaders` (method + URL template) with its handler. */
 export interface RouteSpec {
-  method: 'GET' | 'PATCH' | 'POST' | 'DELETE';
+  method: 'GET' | 'PATCH' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   handler: Handler;
 }
+
+/** Runs a write-side operation, turning its refusal into the REST error. */
+function operation(run: () => OperationResult): { status: number; body: unknown } {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof OperationError) throw new RestError(error.status, error.message, error.body);
+    throw error;
+  }
+}
+
+function restResult<T>(result: { status: 200; body: T } | { status: 404; message: string }, frame: string): { body: T } {
+  if (result.status === 404) throw new RestError(404, result.message, flinkErrorBody(result.message, [frame]));
+  return { body: result.body };
+}
+
+function checkpointIdParam(ctx: HandlerContext): number {
+  const raw = ctx.params.checkpointid;
+  if (!/^\d+$/.test(raw)) throw new RestError(400, `Bad request, could not parse parameters: Cannot parse checkpoint ID "${raw}".`);
+  return Number(raw);
+}
+
+const CHECKPOINT_HANDLER_FRAME = 'org.apache.flink.runtime.rest.handler.job.checkpoints.AbstractCheckpointHandler.handleCheckpointStatsRequest(AbstractCheckpointHandler.java:95)';
 
 const JOB_ID = /^[0-9a-f]{32}$/;
 
@@ -159,9 +195,9 @@ export const ROUTES: RouteSpec[] = [
     method: 'GET',
     path: '/jobs/:jobid/exceptions',
     handler: (ctx) => {
-      const max = ctx.query.maxExceptions !== undefined ? Number(ctx.query.maxExceptions) : 20;
+      const max = ctx.query.maxExceptions !== undefined ? Number(ctx.query.maxExceptions) : DEFAULT_MAX_EXCEPTIONS;
       if (!Number.isInteger(max) || max < 0) throw new RestError(400, 'Bad request, could not parse parameters: maxExceptions must be a non-negative integer.');
-      return { body: views.jobExceptions(job(ctx), max) };
+      return { body: renderExceptionHistory(job(ctx).exceptionHistory, max) };
     },
   },
   {
@@ -171,14 +207,53 @@ export const ROUTES: RouteSpec[] = [
   },
   {
     method: 'GET',
+    path: '/jobs/:jobid/checkpoints',
+    handler: (ctx) => restResult(renderCheckpointingStatistics(job(ctx).checkpointTracker), CHECKPOINT_HANDLER_FRAME),
+  },
+  {
+    method: 'GET',
     path: '/jobs/:jobid/checkpoints/config',
     handler: (ctx) => {
       const j = job(ctx);
-      const config = views.checkpointConfig(j);
-      if (!config) throw new RestError(404, `Checkpointing is not enabled for this job (${j.jobId}).`);
-      return { body: config };
+      return restResult(renderCheckpointConfig(j.jobId, j.options.checkpointing), 'org.apache.flink.runtime.rest.handler.job.checkpoints.CheckpointConfigHandler.createCheckpointConfigInfo(CheckpointConfigHandler.java:91)');
     },
   },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/checkpoints/details/:checkpointid',
+    handler: (ctx) => restResult(renderCheckpointDetails(job(ctx).checkpointTracker, checkpointIdParam(ctx)), CHECKPOINT_HANDLER_FRAME),
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/checkpoints/details/:checkpointid/subtasks/:vertexid',
+    handler: (ctx) => {
+      const j = job(ctx);
+      const id = checkpointIdParam(ctx);
+      if (!JOB_ID.test(ctx.params.vertexid)) throw new RestError(400, `Bad request, could not parse parameters: Cannot parse JobVertexID "${ctx.params.vertexid}".`);
+      return restResult(renderTaskCheckpointDetails(j.checkpointTracker, id, ctx.params.vertexid), CHECKPOINT_HANDLER_FRAME);
+    },
+  },
+  { method: 'POST', path: '/jobs/:jobid/checkpoints', handler: (ctx) => operation(() => ops.triggerCheckpoint(ctx.engine, ctx.params.jobid, ctx.body)) },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/checkpoints/:triggerid',
+    handler: (ctx) => operation(() => ops.operationStatus(ctx.engine, 'checkpoint', ctx.params.jobid, ctx.params.triggerid)),
+  },
+  { method: 'POST', path: '/jobs/:jobid/savepoints', handler: (ctx) => operation(() => ops.triggerSavepoint(ctx.engine, ctx.params.jobid, ctx.body)) },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/savepoints/:triggerid',
+    handler: (ctx) => operation(() => ops.operationStatus(ctx.engine, 'savepoint', ctx.params.jobid, ctx.params.triggerid)),
+  },
+  { method: 'POST', path: '/jobs/:jobid/stop', handler: (ctx) => operation(() => ops.stopWithSavepoint(ctx.engine, ctx.params.jobid, ctx.body)) },
+  { method: 'GET', path: '/jobs/:jobid/resource-requirements', handler: (ctx) => ({ body: ops.resourceRequirements(job(ctx)) }) },
+  {
+    method: 'PUT',
+    path: '/jobs/:jobid/resource-requirements',
+    handler: (ctx) => operation(() => ops.updateResourceRequirements(ctx.engine, job(ctx), ctx.body)),
+  },
+  { method: 'GET', path: '/jars', handler: (ctx) => operation(() => ops.listJars(ctx.engine, ctx.address)) },
+  { method: 'POST', path: '/jars/:jarid/run', handler: (ctx) => operation(() => ops.runJar(ctx.engine, ctx.params.jarid, ctx.body, ctx.query)) },
   {
     method: 'GET',
     path: '/jobs/:jobid/accumulators',
@@ -308,6 +383,11 @@ export const EXTRA_ROUTES: RouteSpec[] = [
     }),
   },
   {
+    method: 'POST',
+    path: '/local-engine/v1/taskmanagers/:taskmanagerid/kill',
+    handler: (ctx) => operation(() => ops.killTaskManager(ctx.engine, ctx.params.taskmanagerid)),
+  },
+  {
     method: 'GET',
     path: '/local-engine/v1/jobs/:jobid/results',
     handler: (ctx) => {
@@ -333,20 +413,33 @@ export function createRestApp(engine: LocalEngine): express.Express {
     res.setHeader('Access-Control-Allow-Origin', '*');
     next();
   });
+  // Flink reads request bodies as JSON whatever the content type says.
+  app.use(express.text({ type: () => true, limit: '1mb' }));
   const mount = (prefix: string, routes: RouteSpec[]) => {
     for (const route of routes) {
-      const method = route.method.toLowerCase() as 'get' | 'patch' | 'post' | 'delete';
+      const method = route.method.toLowerCase() as 'get' | 'patch' | 'post' | 'put' | 'delete';
       app[method](`${prefix}${route.path}`, (req: Request, res: Response) => {
         try {
+          const text = typeof req.body === 'string' ? req.body.trim() : '';
+          let body: unknown;
+          if (text !== '') {
+            try {
+              body = JSON.parse(text);
+            } catch {
+              throw new RestError(400, 'Request body is not valid JSON.', flinkErrorBody('Request body is not valid JSON.'));
+            }
+          }
           const result = route.handler({
             engine,
             params: req.params as Record<string, string>,
             query: toQuery(req),
             now: engine.now(),
+            body,
+            address: `http://${req.headers.host ?? '127.0.0.1'}`,
           });
           res.status(result.status ?? 200).json(result.body);
         } catch (error) {
-          if (error instanceof RestError) res.status(error.status).json({ errors: [error.message] });
+          if (error instanceof RestError) res.status(error.status).json(error.body);
           else res.status(500).json({ errors: ['Internal server error.', `<Exception on server side:\n${(error as Error).stack ?? String(error)}\nEnd of exception on server side>`] });
         }
       });

@@ -4,6 +4,7 @@ import { EMULATED_FLINK_VERSION, ENGINE_REVISION, type LocalEngine } from '../en
 import type { TaskManager } from '../runtime/cluster.ts';
 import { ALL_EXECUTION_STATES, type ExecutionJobVertex, type JobExecution, type JobStatus } from '../runtime/job.ts';
 import type { ExecutionState, Task } from '../runtime/task.ts';
+import type { RestartStrategyConfig } from '../restart/restart-strategy.ts';
 import { subtaskMetrics } from './metric-store.ts';
 
 /**
@@ -216,57 +217,31 @@ export function jobsOverview(engine: LocalEngine, now: number): S['MultipleJobsD
   };
 }
 
+/** `ArchivedExecutionConfig.restartStrategyDescription` for the job's strategy. */
+export function restartStrategyDescription(config: RestartStrategyConfig): string {
+  switch (config.type) {
+    case 'none':
+      return 'Restart deactivated.';
+    case 'fixed-delay':
+      return `Restart with fixed delay (${config.delayMs} ms). #${config.attempts} restart attempts.`;
+    case 'exponential-delay':
+      return (
+        `Restart with exponential delay: starting at ${config.initialBackoffMs} ms, increasing by ${config.backoffMultiplier}, ` +
+        `with maximum ${config.maxBackoffMs} ms. Delay resets after ${config.resetBackoffThresholdMs} ms with jitter ${config.jitterFactor}.`
+      );
+  }
+}
+
 export function jobConfig(job: JobExecution): Record<string, unknown> {
   return {
     jid: job.jobId,
     name: job.name,
     'execution-config': {
-      'restart-strategy': 'Restart deactivated.',
+      'restart-strategy': restartStrategyDescription(job.restartStrategy),
       'job-parallelism': job.jobGraph.defaultParallelism,
       'object-reuse-mode': false,
       'user-config': job.options.jobParameters ?? {},
     },
-  };
-}
-
-export function jobExceptions(job: JobExecution, maxExceptions: number): S['JobExceptionsInfoWithHistory'] {
-  const entries = [...job.exceptions].reverse();
-  return {
-    exceptionHistory: {
-      entries: entries.slice(0, maxExceptions).map((e) => ({
-        exceptionName: e.exceptionName,
-        stacktrace: e.stacktrace,
-        timestamp: e.timestamp,
-        taskName: e.taskName,
-        endpoint: e.endpoint,
-        taskManagerId: e.taskManagerId,
-        failureLabels: {},
-        concurrentExceptions: [],
-      })) as S['RootExceptionInfo'][],
-      truncated: entries.length > maxExceptions,
-    },
-  };
-}
-
-export function checkpointConfig(job: JobExecution): S['CheckpointConfigInfo'] | undefined {
-  const c = job.options.checkpointing;
-  if (!c) return undefined;
-  return {
-    mode: 'EXACTLY_ONCE',
-    interval: c.intervalMs,
-    timeout: c.timeoutMs,
-    min_pause: c.minPauseMs,
-    max_concurrent: c.maxConcurrent,
-    externalization: { enabled: true, delete_on_cancellation: false },
-    state_backend: 'HashMapStateBackend',
-    checkpoint_storage: 'FileSystemCheckpointStorage',
-    unaligned_checkpoints: false,
-    tolerable_failed_checkpoints: 0,
-    aligned_checkpoint_timeout: 0,
-    checkpoints_after_tasks_finish: true,
-    state_changelog_enabled: false,
-    changelog_periodic_materialization_interval: 600_000,
-    changelog_storage: 'memory',
   };
 }
 

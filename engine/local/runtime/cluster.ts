@@ -2,7 +2,7 @@ import type { StreamGraph } from '../api/datastream.ts';
 import { murmur3x64_128Hex } from '../keygroups/murmur.ts';
 import type { ManualClock } from '../time/clock.ts';
 import { VirtualScheduler } from '../time/scheduler.ts';
-import { JobExecution, type JobOptions, type SlotRef } from './job.ts';
+import { JobExecution, newJobId, type JobHost, type JobOptions, type SlotRef } from './job.ts';
 import { DEFAULT_NETWORK_CONFIG, type NetworkConfig } from './network.ts';
 
 export interface ClusterOptions {
@@ -17,11 +17,18 @@ export interface ClusterOptions {
   stepMs?: number;
   /** Upper bound on scheduling passes in one step (data moves one hop per pass at most). @default 64 */
   maxPassesPerStep?: number;
+  /**
+   * A killed TaskManager comes back (a new process, new resource ID) after this long, as a process supervisor or a
+   * Kubernetes deployment would restart it; undefined = never (a standalone cluster). @default 10000
+   */
+  taskManagerRestartDelayMs?: number | null;
 }
 
 export interface TaskManager {
   id: string;
   index: number;
+  /** How often this TaskManager's process was restarted (part of its resource ID). */
+  generation: number;
   endpoint: string;
   dataPort: number;
   /** Job ID per slot, or null when free. */
@@ -34,10 +41,11 @@ export interface TaskManager {
  * deterministic virtual-time loop that runs them. `advance(ms)` is the only way time moves: the real-time driver
  * calls it to follow the wall clock; tests call it to jump minutes ahead in milliseconds.
  */
-export class LocalCluster {
+export class LocalCluster implements JobHost {
   readonly clock: ManualClock;
   readonly scheduler: VirtualScheduler;
   readonly taskManagers: TaskManager[];
+  readonly taskManagerRestartDelayMs: number | null;
   readonly jobs = new Map<string, JobExecution>();
   readonly network: NetworkConfig;
   readonly startTime: number;
@@ -56,14 +64,20 @@ export class LocalCluster {
     const count = options.taskManagers ?? 4;
     this.slotsPerTaskManager = options.slotsPerTaskManager ?? 2;
     if (!(count >= 1) || !(this.slotsPerTaskManager >= 1)) throw new RangeError('A cluster needs at least one TaskManager with one slot.');
-    this.taskManagers = Array.from({ length: count }, (_, index) => ({
-      id: murmur3x64_128Hex(`local-engine/taskmanager/${index}`),
+    this.taskManagerRestartDelayMs = options.taskManagerRestartDelayMs === undefined ? 10_000 : options.taskManagerRestartDelayMs;
+    this.taskManagers = Array.from({ length: count }, (_, index) => this.newTaskManager(index, 0));
+  }
+
+  private newTaskManager(index: number, generation: number): TaskManager {
+    return {
+      id: murmur3x64_128Hex(generation === 0 ? `local-engine/taskmanager/${index}` : `local-engine/taskmanager/${index}/${generation}`),
       index,
+      generation,
       endpoint: `127.0.0.1:${41000 + index}`,
       dataPort: 42000 + index,
       slots: new Array(this.slotsPerTaskManager).fill(null),
-      registeredAt: this.startTime,
-    }));
+      registeredAt: this.clock.now(),
+    };
   }
 
   get slotsTotal(): number {
@@ -90,24 +104,64 @@ export class LocalCluster {
       );
     }
     if (options.jobId && this.jobs.has(options.jobId)) throw new Error(`A job with ID ${options.jobId} already exists.`);
-    const free: Array<{ tm: TaskManager; slot: number }> = [];
-    for (const tm of this.taskManagers) tm.slots.forEach((s, slot) => s === null && free.push({ tm, slot }));
-    const chosen = free.slice(0, needed);
-    const slots: SlotRef[] = chosen.map(({ tm, slot }) => ({ taskManagerId: tm.id, endpoint: tm.endpoint, slotIndex: slot }));
-    const job = new JobExecution(graph, slots, this.network, this.clock, this.scheduler, options, (j) => this.release(j));
-    for (const { tm, slot } of chosen) tm.slots[slot] = job.jobId;
+    const jobId = options.jobId ?? newJobId();
+    const slots = this.allocateSlots(jobId, needed)!;
+    let job: JobExecution;
+    try {
+      job = new JobExecution(graph, slots, this, { ...options, jobId });
+    } catch (error) {
+      this.releaseSlots(jobId);
+      throw error;
+    }
     this.jobs.set(job.jobId, job);
     this.running.push(job);
     return job;
   }
 
-  private release(job: JobExecution): void {
-    for (const tm of this.taskManagers) tm.slots = tm.slots.map((s) => (s === job.jobId ? null : s));
+  /** `count` free slots for a job, spread over TaskManagers in order; undefined (nothing taken) if not free. */
+  allocateSlots(jobId: string, count: number): SlotRef[] | undefined {
+    const free: Array<{ tm: TaskManager; slot: number }> = [];
+    for (const tm of this.taskManagers) tm.slots.forEach((s, slot) => s === null && free.push({ tm, slot }));
+    if (free.length < count) return undefined;
+    const chosen = free.slice(0, count);
+    for (const { tm, slot } of chosen) tm.slots[slot] = jobId;
+    return chosen.map(({ tm, slot }) => ({ taskManagerId: tm.id, endpoint: tm.endpoint, slotIndex: slot }));
+  }
+
+  releaseSlots(jobId: string): void {
+    for (const tm of this.taskManagers) tm.slots = tm.slots.map((s) => (s === jobId ? null : s));
+  }
+
+  onTerminal(job: JobExecution): void {
+    this.releaseSlots(job.jobId);
     this.running = this.running.filter((j) => j !== job);
   }
 
   cancelJob(jobId: string): void {
     this.jobs.get(jobId)?.cancel();
+  }
+
+  /**
+   * Kills a TaskManager process: it leaves the cluster with its slots, and every job with a task on it fails over.
+   * With `taskManagerRestartDelayMs` a new process (new resource ID) registers after that delay. Returns the IDs of
+   * the jobs that lost tasks; throws when no TaskManager has that ID.
+   */
+  killTaskManager(taskManagerId: string): { jobs: string[]; restartsAt: number | null } {
+    const index = this.taskManagers.findIndex((t) => t.id === taskManagerId);
+    if (index < 0) throw new Error(`Could not find TaskExecutor ${taskManagerId}.`);
+    const [tm] = this.taskManagers.splice(index, 1);
+    const affected = [...new Set(tm.slots.filter((s): s is string => s !== null))];
+    for (const jobId of affected) this.jobs.get(jobId)?.onTaskManagerLost(tm.id);
+    let restartsAt: number | null = null;
+    if (this.taskManagerRestartDelayMs !== null) {
+      restartsAt = this.clock.now() + this.taskManagerRestartDelayMs;
+      this.scheduler.scheduleAt(restartsAt, () => {
+        const revived = this.newTaskManager(tm.index, tm.generation + 1);
+        const at = this.taskManagers.findIndex((t) => t.index > tm.index);
+        this.taskManagers.splice(at < 0 ? this.taskManagers.length : at, 0, revived);
+      });
+    }
+    return { jobs: affected, restartsAt };
   }
 
   /** Runs the cluster for `ms` of virtual time, in steps. */

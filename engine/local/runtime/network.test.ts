@@ -99,3 +99,63 @@ describe('credit-based flow control', () => {
     );
   });
 });
+
+describe('checkpoint barriers and alignment', () => {
+  /** Two senders into one gate. */
+  function twoInputs() {
+    const c = counters();
+    const gate = new InputGate(config, c.gate);
+    const writers = [0, 1].map((i) => {
+      const writer = new RecordWriter(config, 'FORWARD', { outputBlockers: 0 }, counters().writer, () => 10, undefined, 128, i);
+      writer.channels.push(gate.addChannel(writer, false));
+      writer.seal();
+      return writer;
+    });
+    const read = (): Array<{ channel: number; values: unknown[] }> => {
+      const out: Array<{ channel: number; values: unknown[] }> = [];
+      for (;;) {
+        const channel = gate.peek();
+        if (!channel) return out;
+        const buffer = channel.receiverQueue[0];
+        buffer.readPos = buffer.values.length;
+        const values = buffer.values.map((v) => (v instanceof StreamEvent ? `barrier ${v.value}` : v));
+        out.push({ channel: channel.indexInGate, values });
+        // What a task does on a barrier: block the channel (it stays queued until every input delivered one).
+        if (values.at(-1) === 'barrier 7') gate.block(channel);
+        gate.release(channel);
+      }
+    };
+    return { gate, writers, read };
+  }
+
+  it('a barrier goes out in-band right after the records written before it, in a buffer of its own end', () => {
+    const { writers, read } = twoInputs();
+    writers[0].emit(1, 0);
+    writers[0].emit(2, 0);
+    writers[0].broadcastBarrier(7);
+    expect(read()).toEqual([{ channel: 0, values: [1, 2, 'barrier 7'] }]);
+  });
+
+  it('a blocked channel is not read (its buffers keep their credits) until the alignment ends', () => {
+    const { gate, writers, read } = twoInputs();
+    writers[0].broadcastBarrier(7);
+    writers[0].emit(3, 0);
+    writers[0].flushAll();
+    writers[1].emit(10, 0);
+    writers[1].flushAll();
+    expect(read()).toEqual([
+      { channel: 0, values: ['barrier 7'] },
+      { channel: 1, values: [10] },
+    ]);
+    // Record 3 came after the barrier on channel 0: it waits.
+    expect(gate.channels[0].receiverQueue).toHaveLength(1);
+    expect(gate.blockedChannels).toBe(1);
+    writers[1].emit(11, 0);
+    writers[1].flushAll();
+    expect(read()).toEqual([{ channel: 1, values: [11] }]);
+    gate.unblockAll();
+    expect(gate.blockedChannels).toBe(0);
+    expect(read()).toEqual([{ channel: 0, values: [3] }]);
+    expect(gate.consumedBytes).toBe(29 + 10 + 10 + 10);
+  });
+});

@@ -38,15 +38,23 @@ export const DEFAULT_NETWORK_CONFIG: NetworkConfig = {
   bufferTimeoutMs: 100,
 };
 
-/** In-band control elements (serialized with the records in Flink too, except end-of-partition). */
+/**
+ * In-band control elements (serialized with the records in Flink too, except end-of-partition). A checkpoint barrier
+ * (`CheckpointBarrier`) carries the checkpoint ID; an end of partition carries 1 when the input ended because of a
+ * stop-with-savepoint without drain (Flink's `EndOfData(NO_DRAIN)`: operators are not finished), 0 otherwise.
+ */
 export class StreamEvent {
   static readonly WATERMARK = 1;
   static readonly STATUS = 2;
   static readonly END_OF_PARTITION = 3;
+  static readonly CHECKPOINT_BARRIER = 4;
   constructor(readonly kind: number, readonly value: number) {}
 }
 
 const END_OF_PARTITION = new StreamEvent(StreamEvent.END_OF_PARTITION, 0);
+const END_OF_PARTITION_NO_DRAIN = new StreamEvent(StreamEvent.END_OF_PARTITION, 1);
+/** A serialized `CheckpointBarrier` (id, timestamp, options) with its tag. */
+const BARRIER_BYTES = 29;
 const IDLE = new StreamEvent(StreamEvent.STATUS, 1);
 const ACTIVE = new StreamEvent(StreamEvent.STATUS, 0);
 /** A serialized watermark: tag + long, plus the record length prefix. */
@@ -92,6 +100,8 @@ export class Channel {
   inGateQueue = false;
   waitingForFloating = false;
   finished = false;
+  /** Delivered the barrier of the checkpoint being aligned: its buffers stay queued until the alignment ends. */
+  blockedForAlignment = false;
   private lastHeld = 0;
   private blocked = false;
 
@@ -234,10 +244,24 @@ export class RecordWriter {
     for (const channel of this.channels) channel.write(idle ? IDLE : ACTIVE, 0, -1, 5);
   }
 
-  /** End of partition: everything written so far, then the end event, sent without waiting for the timeout. */
-  broadcastEnd(): void {
+  /**
+   * A checkpoint barrier on every channel, in-band after the records already written, and the buffers holding it
+   * finished at once (Flink flushes the barrier's buffer immediately), so a barrier is always the last element of its
+   * buffer.
+   */
+  broadcastBarrier(checkpointId: number): void {
+    const event = new StreamEvent(StreamEvent.CHECKPOINT_BARRIER, checkpointId);
     for (const channel of this.channels) {
-      channel.write(END_OF_PARTITION, 0, -1, 4);
+      channel.write(event, 0, -1, BARRIER_BYTES);
+      channel.finishOpen();
+    }
+    this.counters.numBytesOut.count += BARRIER_BYTES * this.channels.length;
+  }
+
+  /** End of partition: everything written so far, then the end event, sent without waiting for the timeout. */
+  broadcastEnd(drained = true): void {
+    for (const channel of this.channels) {
+      channel.write(drained ? END_OF_PARTITION : END_OF_PARTITION_NO_DRAIN, 0, -1, 4);
       channel.finishOpen();
     }
   }
@@ -262,6 +286,10 @@ export class InputGate {
   floatingInUse = 0;
   private readonly waiting: Channel[] = [];
   finishedChannels = 0;
+  /** Channels blocked by checkpoint alignment. */
+  blockedChannels = 0;
+  /** Bytes of buffers consumed so far (alignment's `processed_data`). */
+  consumedBytes = 0;
 
   constructor(
     readonly config: NetworkConfig,
@@ -292,7 +320,7 @@ export class InputGate {
       this.counters.numBytesInRemote.count += buffer.bytes;
       this.counters.numBuffersInRemote.count++;
     }
-    if (!channel.inGateQueue) {
+    if (!channel.inGateQueue && !channel.blockedForAlignment) {
       channel.inGateQueue = true;
       this.queue.push(channel);
     }
@@ -310,15 +338,42 @@ export class InputGate {
     return this.queueHead < this.queue.length ? this.queue[this.queueHead] : undefined;
   }
 
+  /**
+   * Aligned checkpoints: the channel delivered the barrier, so the gate stops reading it. Its buffers stay queued and
+   * keep their credits, which back-pressures the sender until the alignment ends (as Flink's alignment does).
+   */
+  block(channel: Channel): void {
+    if (channel.blockedForAlignment) return;
+    channel.blockedForAlignment = true;
+    this.blockedChannels++;
+  }
+
+  /** Alignment ended (or was aborted): the channel is read again. */
+  unblock(channel: Channel): void {
+    if (!channel.blockedForAlignment) return;
+    channel.blockedForAlignment = false;
+    this.blockedChannels--;
+    if (channel.receiverQueue.length > 0 && !channel.inGateQueue) {
+      channel.inGateQueue = true;
+      this.queue.push(channel);
+    }
+  }
+
+  unblockAll(): void {
+    if (this.blockedChannels === 0) return;
+    for (const channel of this.channels) this.unblock(channel);
+  }
+
   /** The head buffer of `channel` was read completely: recycle it (a credit back) and move on. */
   release(channel: Channel): void {
     const buffer = channel.receiverQueue.shift()!;
+    this.consumedBytes += buffer.bytes;
     this.queueHead++;
     if (this.queueHead > 64 && this.queueHead * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.queueHead);
       this.queueHead = 0;
     }
-    if (channel.receiverQueue.length > 0) this.queue.push(channel);
+    if (channel.receiverQueue.length > 0 && !channel.blockedForAlignment) this.queue.push(channel);
     else channel.inGateQueue = false;
     if (buffer.floating) {
       channel.floatingHeld--;

@@ -1,7 +1,7 @@
 import type { InputStatus, SourceReader, StreamEdge } from '../api/datastream.ts';
 import type { Output, StreamOperator } from '../api/operator.ts';
 import { MAX_WATERMARK } from '../api/operator.ts';
-import { SourceWatermarkGenerator, StatusWatermarkValve, type WatermarkStrategy } from '../api/watermarks.ts';
+import { SplitWatermarkMultiplexer, StatusWatermarkValve, type WatermarkStrategy } from '../api/watermarks.ts';
 import type { HeapKeyedStateBackend } from '../state/keyed-state-backend.ts';
 import type { StateKey } from '../state/state-table.ts';
 import { SmoothBurstyRateLimiter } from '../time/rate-limiter.ts';
@@ -48,6 +48,27 @@ export class CostModel {
   }
 }
 
+/** What a task's chain measured when it reached a checkpoint barrier (sources: zeros). */
+export interface BarrierMetrics {
+  /** When the first barrier reached the task (its virtual time). */
+  firstBarrierAt: number;
+  /** From the first barrier to the last (aligned inputs). */
+  alignmentDurationMs: number;
+  /** Bytes read from not-yet-blocked channels while aligning. */
+  processedData: number;
+}
+
+/**
+ * The checkpoint coordinator as tasks see it (Flink's `CheckpointResponder` + `SubtaskCheckpointCoordinator` in one):
+ * a task that reached checkpoint `id` asks it to snapshot the chain and acknowledge; a task that must give up an
+ * alignment declines; a task that finished acknowledges what it still owes.
+ */
+export interface TaskCheckpointHost {
+  performCheckpoint(task: Task, checkpointId: number, metrics: BarrierMetrics): void;
+  declineCheckpoint(task: Task, checkpointId: number, subsumed: boolean, reason: string): void;
+  taskFinished(task: Task): void;
+}
+
 /** Why a task stopped in the current step: decides whether leftover time is idle or back-pressured. */
 const BLOCKED_ON_INPUT = 0;
 const BLOCKED_ON_OUTPUT = 1;
@@ -64,6 +85,8 @@ export class OperatorHandle {
     readonly name: string,
     readonly uid: string | undefined,
     readonly nodeId: number,
+    /** Flink's OperatorID (32 hex): what snapshots are keyed by. */
+    readonly operatorId: string = '',
   ) {
     this.metrics = new OperatorMetrics(name);
   }
@@ -170,6 +193,8 @@ export abstract class Task implements OutputOwner {
   /** Measure real CPU time spent in the task and charge it as busy time. */
   measureCpu = false;
   failure: Error | undefined;
+  /** Set by the job when checkpointing is possible. */
+  checkpointHost: TaskCheckpointHost | undefined;
 
   constructor(readonly identity: TaskIdentity) {}
 
@@ -246,13 +271,25 @@ export abstract class Task implements OutputOwner {
     this.setState('RUNNING', now);
   }
 
-  /** End of input: operators finish head first, then the outputs end (Flink's endInput + finish). */
-  protected endOfInput(): void {
-    for (const h of this.handles) h.operator.finish();
-    for (const w of this.writers) w.broadcastEnd();
-    for (const h of this.handles) h.operator.close();
-    this.setState('FINISHED', this.stepEnd - Math.max(this.budget, 0));
+  /** The task's virtual time within the current step. */
+  get localTime(): number {
+    return this.stepEnd - Math.max(this.budget, 0);
   }
+
+  /**
+   * End of input: operators finish head first, then the outputs end (Flink's endInput + finish). Without drain (a
+   * stop-with-savepoint without --drain) operators are not finished, only closed, and the end says so downstream.
+   */
+  protected endOfInput(drained = true): void {
+    if (drained) for (const h of this.handles) h.operator.finish();
+    for (const w of this.writers) w.broadcastEnd(drained);
+    for (const h of this.handles) h.operator.close();
+    this.setState('FINISHED', this.localTime);
+    this.checkpointHost?.taskFinished(this);
+  }
+
+  /** The coordinator gave up checkpoint `id` (expired, declined elsewhere, job failing). */
+  abortCheckpoint(_checkpointId: number): void {}
 
   cancel(now: number): void {
     if (this.state === 'FINISHED' || this.state === 'CANCELED' || this.state === 'FAILED') return;
@@ -293,6 +330,14 @@ export class StreamInputTask extends Task {
   valve!: StatusWatermarkValve;
   private keySelector: ((value: unknown) => StateKey) | undefined;
   private backend: HeapKeyedStateBackend | undefined;
+  /** Barrier alignment (Flink's `SingleCheckpointBarrierHandler`, aligned exactly-once). */
+  private aligningId = -1;
+  private lastBarrierId = 0;
+  private alignedChannels = 0;
+  private firstBarrierAt = 0;
+  private consumedAtFirst = 0;
+  /** Some input ended because of a stop without drain. */
+  private endedWithoutDrain = false;
 
   readonly gate: InputGate;
 
@@ -358,7 +403,7 @@ export class StreamInputTask extends Task {
       if (value instanceof StreamEvent) {
         i++;
         buffer.readPos = i;
-        this.handleEvent(value, channel);
+        this.handleEvent(value, channel, buffer.bytes);
         continue;
       }
       io.numRecordsIn.count++;
@@ -372,14 +417,70 @@ export class StreamInputTask extends Task {
     buffer.readPos = i;
   }
 
-  private handleEvent(event: StreamEvent, channel: Channel): void {
+  private handleEvent(event: StreamEvent, channel: Channel, bufferBytes: number): void {
     if (event.kind === StreamEvent.WATERMARK) this.valve.inputWatermark(event.value, channel.indexInGate);
     else if (event.kind === StreamEvent.STATUS) this.valve.inputWatermarkStatus(event.value === 1, channel.indexInGate);
+    else if (event.kind === StreamEvent.CHECKPOINT_BARRIER) this.onBarrier(event.value, channel, bufferBytes);
     else {
       channel.finished = true;
+      if (event.value === 1) this.endedWithoutDrain = true;
       this.gate.finishedChannels++;
-      if (this.gate.finishedChannels === this.gate.channels.length) this.endOfInput();
+      if (this.gate.finishedChannels === this.gate.channels.length) this.endOfInput(!this.endedWithoutDrain);
+      else this.checkAlignment(bufferBytes);
     }
+  }
+
+  /**
+   * A barrier from `channel`: block the channel until every other channel delivered the same barrier or ended, then
+   * snapshot the chain, forward the barrier and read everything again. A barrier of a newer checkpoint while one is
+   * being aligned subsumes it (the older one is declined); barriers of finished or aborted checkpoints are ignored.
+   * `bufferBytes`: the buffer the barrier ends, whose records were read before it.
+   */
+  private onBarrier(checkpointId: number, channel: Channel, bufferBytes: number): void {
+    if (checkpointId <= this.lastBarrierId) return;
+    if (this.aligningId !== -1 && checkpointId > this.aligningId) {
+      const older = this.aligningId;
+      this.resetAlignment();
+      this.lastBarrierId = older;
+      this.checkpointHost?.declineCheckpoint(this, older, true, `Checkpoint ${older} was subsumed: the barrier of checkpoint ${checkpointId} arrived while it was being aligned.`);
+    }
+    if (this.aligningId === -1) {
+      this.aligningId = checkpointId;
+      this.firstBarrierAt = this.localTime;
+      this.consumedAtFirst = this.gate.consumedBytes + bufferBytes;
+      this.alignedChannels = 0;
+    }
+    this.gate.block(channel);
+    this.alignedChannels++;
+    this.checkAlignment(bufferBytes);
+  }
+
+  private checkAlignment(bufferBytes: number): void {
+    if (this.aligningId === -1) return;
+    if (this.alignedChannels + this.gate.finishedChannels < this.gate.channels.length) return;
+    const checkpointId = this.aligningId;
+    const now = this.localTime;
+    const metrics: BarrierMetrics = {
+      firstBarrierAt: this.firstBarrierAt,
+      alignmentDurationMs: Math.max(0, now - this.firstBarrierAt),
+      processedData: Math.max(0, this.gate.consumedBytes + bufferBytes - this.consumedAtFirst),
+    };
+    this.aligningId = -1;
+    this.lastBarrierId = checkpointId;
+    this.checkpointHost?.performCheckpoint(this, checkpointId, metrics);
+    for (const w of this.writers) w.broadcastBarrier(checkpointId);
+    this.gate.unblockAll();
+  }
+
+  private resetAlignment(): void {
+    this.aligningId = -1;
+    this.alignedChannels = 0;
+    this.gate.unblockAll();
+  }
+
+  override abortCheckpoint(checkpointId: number): void {
+    if (this.aligningId === checkpointId) this.resetAlignment();
+    if (checkpointId > this.lastBarrierId) this.lastBarrierId = checkpointId;
   }
 
   bufferMetrics(): Record<string, number> {
@@ -400,12 +501,15 @@ export class StreamInputTask extends Task {
 
 /** A task whose chain starts at a source reader (Flink's `SourceOperatorStreamTask`). */
 export class SourceTask extends Task {
-  readonly watermarks: SourceWatermarkGenerator;
-  private readonly emitFn: (value: unknown, timestamp: number) => void;
+  readonly watermarks: SplitWatermarkMultiplexer;
+  private readonly emitFn: (value: unknown, timestamp: number, split?: number) => void;
   private emitted = 0;
   /** Records read per poll: small enough that a blocked output is noticed quickly. */
   batchSize = 64;
   private sourceCost: CostModel | null = null;
+  /** A stop-with-savepoint reached this source: it reads nothing more until the savepoint completes or fails. */
+  private stoppedFor = -1;
+  private stopDrain = false;
 
   constructor(
     identity: TaskIdentity,
@@ -413,17 +517,21 @@ export class SourceTask extends Task {
     strategy: WatermarkStrategy,
   ) {
     super(identity);
-    this.watermarks = new SourceWatermarkGenerator(strategy, {
-      emitWatermark: (wm) => this.head.output.emitWatermark(wm),
-      markIdle: () => this.head.output.emitWatermarkStatus(true),
-      markActive: () => this.head.output.emitWatermarkStatus(false),
-    });
-    this.emitFn = (value, timestamp) => {
+    this.watermarks = new SplitWatermarkMultiplexer(
+      strategy,
+      {
+        emitWatermark: (wm) => this.head.output.emitWatermark(wm),
+        markIdle: () => this.head.output.emitWatermarkStatus(true),
+        markActive: () => this.head.output.emitWatermarkStatus(false),
+      },
+      reader.activeSplits?.() ?? [0],
+    );
+    this.emitFn = (value, timestamp, split) => {
       this.emitted++;
       const handle = this.head;
       handle.metrics.numRecordsIn.count++;
       if (this.sourceCost !== null) this.budget -= this.sourceCost.charge(this.stepEnd - this.budget);
-      this.watermarks.onEvent(timestamp);
+      this.watermarks.onEvent(timestamp, split ?? 0);
       handle.output.collect(value, timestamp);
     };
   }
@@ -432,9 +540,18 @@ export class SourceTask extends Task {
     this.sourceCost = cost;
   }
 
+  /** Whether a stop-with-savepoint holds this source. */
+  get isStopped(): boolean {
+    return this.stoppedFor !== -1;
+  }
+
   protected runInternal(): boolean {
     let progress = false;
     while (this.budget > 0) {
+      if (this.stoppedFor !== -1) {
+        this.blockedOn = BLOCKED_ON_INPUT;
+        break;
+      }
       if (this.outputBlockers > 0) {
         this.blockedOn = BLOCKED_ON_OUTPUT;
         break;
@@ -442,6 +559,7 @@ export class SourceTask extends Task {
       this.emitted = 0;
       const status: InputStatus = this.reader.pollNext(this.stepEnd - this.budget, this.batchSize, this.emitFn);
       if (this.emitted > 0) progress = true;
+      this.syncSplits();
       if (status === 'END_OF_INPUT') {
         this.watermarks.emit(MAX_WATERMARK);
         this.endOfInput();
@@ -456,9 +574,45 @@ export class SourceTask extends Task {
     return progress;
   }
 
+  /** Finished splits release their watermark outputs. */
+  private syncSplits(): void {
+    const active = this.reader.activeSplits?.();
+    if (active === undefined || active.length === this.watermarks.numSplits) return;
+    const keep = new Set(active);
+    for (const split of this.watermarks.splitIds()) if (!keep.has(split)) this.watermarks.removeSplit(split);
+  }
+
+  /**
+   * The coordinator triggers checkpoint `id` here, between two polls: snapshot the chain, then the barrier goes out
+   * after every record emitted so far. A stop-with-savepoint (`stop`) also stops reading; with `drain` the source first
+   * emits MAX_WATERMARK, so every window and timer downstream fires before the savepoint.
+   */
+  triggerCheckpoint(checkpointId: number, options: { stop?: boolean; drain?: boolean } = {}): void {
+    if (this.state !== 'RUNNING') return;
+    if (options.stop && options.drain) this.watermarks.emit(MAX_WATERMARK);
+    this.checkpointHost?.performCheckpoint(this, checkpointId, { firstBarrierAt: this.localTime, alignmentDurationMs: 0, processedData: 0 });
+    for (const w of this.writers) w.broadcastBarrier(checkpointId);
+    if (options.stop) {
+      this.stoppedFor = checkpointId;
+      this.stopDrain = options.drain ?? false;
+    }
+  }
+
+  /** The stop-with-savepoint completed: the source ends (drained or not), and the end flows down the job. */
+  finishAfterStop(): void {
+    if (this.state !== 'RUNNING' || this.stoppedFor === -1) return;
+    this.stoppedFor = -1;
+    this.endOfInput(this.stopDrain);
+  }
+
+  override abortCheckpoint(checkpointId: number): void {
+    // A failed stop-with-savepoint: the job keeps running and the source reads on.
+    if (this.stoppedFor === checkpointId) this.stoppedFor = -1;
+  }
+
   /** `pipeline.auto-watermark-interval` tick. */
   emitPeriodicWatermark(now: number): void {
-    if (this.state === 'RUNNING') this.watermarks.onPeriodicEmit(now);
+    if (this.state === 'RUNNING' && this.stoppedFor === -1) this.watermarks.onPeriodicEmit(now, this.outputBlockers > 0);
   }
 
   bufferMetrics(): Record<string, number> {
