@@ -64,6 +64,5 @@ function runScript(title: string, file: string, args: string[] = [], nodeFlags: 
 await main();
 runScript('Local engine vs real Flink: gatewaymeter, 1,000,000 events, parallelism 1, no capacity limit', 'engine/bench/real-flink-throughput.ts');
 runScript('Local engine: throughput at parallelism 1 and 4, memory per open request in assemble', 'engine/bench/local-throughput.ts', [], ['--expose-gc']);
-for (const extra of ['engine/bench/local-checkpoint.ts']) {
-  if (existsSync(path.join(ROOT, extra))) runScript('Local engine: checkpoints and restore vs open requests in assemble', extra, [], ['--expose-gc']);
-}
+runScript('Local engine: checkpoint and restore vs open requests in assemble', 'engine/bench/local-checkpoint.ts', [], ['--expose-gc']);
+runScript('Local engine: exactly-once at 1,000,000 events (plain, 5 kills, restores at 1/3/8/32, rescale) vs the oracle', 'engine/bench/local-checkpoint-proof.ts');
