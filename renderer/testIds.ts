@@ -62,6 +62,13 @@ export const testIds = {
     table: 'subtasks-table',
     row: (index: number) => `subtask-row-${index}`,
   },
+  taskManagers: {
+    panel: 'taskmanagers-panel',
+    table: 'taskmanagers-table',
+    row: (taskManagerId: string) => `taskmanager-row-${taskManagerId}`,
+    confirmKill: 'taskmanager-confirm-kill',
+    outcome: 'taskmanager-kill-outcome',
+  },
   errors: {
     banner: 'error-banner',
     endpoint: 'error-endpoint',

@@ -89,6 +89,14 @@ describe('createEngine: saved clusters', () => {
     await expect(engine.getClusterOverview(cluster.id)).rejects.toThrow(/No saved cluster/);
   });
 
+  it('kills TaskManagers only on the bundled local engine, never on a saved cluster', async () => {
+    const engine = newEngine();
+    const { cluster } = await engine.saveCluster({ name: 'prod', url: server.url, auth: { kind: 'none' } });
+    const requestsBefore = authorizations.length;
+    await expect(engine.killTaskManager(cluster.id, 'tm-1')).rejects.toThrow(/Only the bundled local engine can kill a TaskManager/);
+    expect(authorizations.length).toBe(requestsBefore);
+  });
+
   it('refuses ids that are not Flink ids before calling the cluster', async () => {
     const engine = newEngine();
     const { cluster } = await engine.saveCluster({ name: 'p', url: server.url, auth: { kind: 'none' } });

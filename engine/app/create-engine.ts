@@ -4,7 +4,8 @@ import { validateClusterInput } from '../clusters/cluster-input.ts';
 import { type ClusterStore, type StoredCluster, toClusterConfig } from '../clusters/cluster-store.ts';
 import type { SecretStore } from '../clusters/secret-store.ts';
 import { EngineError } from '../flink-rest/errors.ts';
-import { fetchClusterOverview, fetchJobs } from '../sampling/cluster-views.ts';
+import { localEngineEndpoints } from '../flink-rest/endpoints.ts';
+import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/cluster-views.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 
@@ -108,6 +109,22 @@ export function createEngine(deps: EngineDeps): EngineApi {
 
     async getVertexSubtasks(clusterId, jobId, vertexId) {
       return fetchVertexSubtasks(connection(clusterId).client, clusterId, requireId(jobId, 'job'), requireId(vertexId, 'vertex'));
+    },
+
+    async listTaskManagers(clusterId) {
+      return fetchTaskManagers(connection(clusterId).client);
+    },
+
+    async killTaskManager(clusterId, taskManagerId) {
+      // Killing machines is a rehearsal tool: only the engine the app bundles offers it, never a real cluster.
+      if (!builtIns.some((c) => c.id === clusterId)) {
+        throw new EngineError('invalid-input', 'Only the bundled local engine can kill a TaskManager; on a real cluster, use its own tooling.');
+      }
+      if (typeof taskManagerId !== 'string' || taskManagerId === '') throw new EngineError('invalid-input', 'Which TaskManager? The id is missing.');
+      const result = await connection(clusterId).client.request(localEngineEndpoints.killTaskManager, { taskmanagerid: taskManagerId });
+      const jobs = result.failedJobs.length > 0 ? `jobs failing over: ${result.failedJobs.join(', ')}` : 'it ran no task';
+      const back = result.restartsAt !== null ? `; a new TaskManager registers at ${new Date(result.restartsAt).toLocaleTimeString()}` : '';
+      return { message: `TaskManager ${result.killed} killed; ${jobs}${back}.` };
     },
   };
 }

@@ -154,6 +154,16 @@ export interface VertexSubtasks {
   requestCount: number;
 }
 
+export interface TaskManagerView {
+  id: string;
+  /** host:port of its RPC endpoint, when the cluster says. */
+  address: string | null;
+  slotsTotal: number;
+  slotsFree: number;
+  /** Epoch ms of its last heartbeat (Flink calls the field `timeSinceLastHeartbeat`). */
+  lastHeartbeat: number | null;
+}
+
 export interface AppInfo {
   mode: 'electron' | 'web';
   /** 'encrypted': OS-backed (Electron safeStorage); 'memory': secrets are kept in memory only and asked again after a restart. */
@@ -203,6 +213,12 @@ export interface EngineApi {
   getJobGraph(clusterId: string, jobId: string): Promise<JobGraph>;
   /** One refresh of a vertex's subtasks table: 3 requests whatever the parallelism. */
   getVertexSubtasks(clusterId: string, jobId: string, vertexId: string): Promise<VertexSubtasks>;
+  listTaskManagers(clusterId: string): Promise<TaskManagerView[]>;
+  /**
+   * The bundled local engine only, for rehearsals: kills one TaskManager as `kill -9` would. The jobs with tasks on it
+   * fail over through their restart strategy. Refused for any other cluster.
+   */
+  killTaskManager(clusterId: string, taskManagerId: string): Promise<{ message: string }>;
 }
 
 export type EngineMethod = keyof EngineApi;
@@ -218,6 +234,8 @@ export const ENGINE_METHODS = [
   'listJobs',
   'getJobGraph',
   'getVertexSubtasks',
+  'listTaskManagers',
+  'killTaskManager',
 ] as const satisfies readonly EngineMethod[];
 
 /** What a bridge returns for one call. */

@@ -28,6 +28,7 @@ export const endpoints = {
   vertexDetails: get('/jobs/:jobid/vertices/:vertexid', 'JobVertexDetailsInfo', schemas.JobVertexDetailsInfo),
   vertexBackPressure: get('/jobs/:jobid/vertices/:vertexid/backpressure', 'JobVertexBackPressureInfo', schemas.JobVertexBackPressureInfo),
   vertexWatermarks: get('/jobs/:jobid/vertices/:vertexid/watermarks', 'MetricCollectionResponseBody', schemas.MetricCollection),
+  taskManagers: get('/taskmanagers', 'TaskManagersInfo', schemas.TaskManagersInfo),
   subtaskMetricsAggregated: get(
     '/jobs/:jobid/vertices/:vertexid/subtasks/metrics',
     'AggregatedMetricsResponseBody',
@@ -36,6 +37,16 @@ export const endpoints = {
 } as const;
 
 export type Endpoints = typeof endpoints;
+
+/** Endpoints only the bundled local engine serves, under its own path: never sent to a real cluster. */
+export const localEngineEndpoints = {
+  killTaskManager: {
+    method: 'POST',
+    path: '/local-engine/v1/taskmanagers/:taskmanagerid/kill',
+    specSchema: '(local engine only)',
+    response: schemas.LocalEngineKillResult,
+  } satisfies EndpointSpec<z.output<typeof schemas.LocalEngineKillResult>>,
+} as const;
 export type ResponseOf<E> = E extends EndpointSpec<infer R> ? R : never;
 
 /** Fills `:param` placeholders, encoding each value. A missing parameter is a programming error. */

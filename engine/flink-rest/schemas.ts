@@ -165,3 +165,23 @@ export const JobVertexBackPressureInfo = z.object({
     )
     .optional(),
 });
+
+/** `GET /taskmanagers` (TaskManagersInfo). `timeSinceLastHeartbeat` is, despite its name, the epoch ms of the last one. */
+export const TaskManagersInfo = z.object({
+  taskmanagers: z.array(
+    z.object({
+      id: z.string(),
+      path: z.string().optional(),
+      slotsNumber: z.number().int(),
+      freeSlots: z.number().int(),
+      timeSinceLastHeartbeat: z.number().optional(),
+    }),
+  ),
+});
+
+/** The local engine's own `POST /local-engine/v1/taskmanagers/:tmid/kill` (not a Flink endpoint). */
+export const LocalEngineKillResult = z.object({
+  killed: z.string(),
+  failedJobs: z.array(z.string()),
+  restartsAt: z.number().nullable(),
+});

@@ -153,6 +153,9 @@ const handlers: Record<EngineMethod, (...args: never[]) => unknown> = {
     if (clusterId === 'prod') throw new Fail({ kind: 'unauthorized', message: 'prod-eu-1 refused the stored credentials (401). Edit the cluster and enter the password again.', endpoint: 'GET /overview', status: 401 });
     return { clusterId, flinkVersion: '2.2.1', taskManagers: 2, slotsTotal: 4, slotsAvailable: 1, jobs: { running: 2, finished: 1, cancelled: 0, failed: 1 }, minRefreshIntervalMs: 10_000, fetchedAt: Date.now() };
   },
+  listTaskManagers: () =>
+    ['tm-a', 'tm-b'].map((id, i) => ({ id, address: `127.0.0.1:4100${i}`, slotsTotal: 2, slotsFree: i, lastHeartbeat: Date.now() - 2_000 })),
+  killTaskManager: (_clusterId: string, taskManagerId: string) => ({ message: `TaskManager ${taskManagerId} killed; it ran no task.` }),
   listJobs: () => [...jobs.map((j) => ({ ...j.summary, durationMs: Date.now() - j.summary.startTime })), finished, failed],
   getJobGraph: (clusterId: string, jobId: string): JobGraph => {
     const job = jobs.find((j) => j.summary.id === jobId);

@@ -6,6 +6,7 @@ import { hrefFor } from '../../app/useHashRoute';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { RefreshControl } from '../../components/RefreshControl';
 import { JobsPanel } from '../jobs/JobsPanel';
+import { TaskManagersPanel } from '../taskmanagers/TaskManagersPanel';
 import { OverviewPanel } from './OverviewPanel';
 
 /** An opened cluster: overview cards and the jobs table, each polled and failing on its own. */
@@ -44,6 +45,9 @@ export function ClusterPage({
       </ErrorBoundary>
       <ErrorBoundary panel="The jobs table" resetKey={clusterId}>
         <JobsPanel clusterId={clusterId} refresh={refresh} onNavigate={onNavigate} />
+      </ErrorBoundary>
+      <ErrorBoundary panel="The TaskManagers table" resetKey={clusterId}>
+        <TaskManagersPanel clusterId={clusterId} canKill={cluster?.builtIn === true} refresh={refresh} />
       </ErrorBoundary>
     </div>
   );
