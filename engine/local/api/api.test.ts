@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MIN_WATERMARK } from './operator.ts';
-import { forBoundedOutOfOrderness, SourceWatermarkGenerator, SplitWatermarkMultiplexer, StatusWatermarkValve } from './watermarks.ts';
+import { forBoundedOutOfOrderness, SplitWatermarkMultiplexer, StatusWatermarkValve } from './watermarks.ts';
 import { SlidingEventTimeWindows, TumblingEventTimeWindows, windowStartWithOffset } from './windows.ts';
 
-describe('watermark generation at the source', () => {
+describe('watermark generation at the source (one split)', () => {
   function generator(idleTimeoutMs?: number) {
     const out: string[] = [];
-    const gen = new SourceWatermarkGenerator(forBoundedOutOfOrderness(2000, idleTimeoutMs), {
+    const gen = new SplitWatermarkMultiplexer(forBoundedOutOfOrderness(2000, idleTimeoutMs), {
       emitWatermark: (wm) => out.push(`wm ${wm}`),
       markIdle: () => out.push('idle'),
       markActive: () => out.push('active'),

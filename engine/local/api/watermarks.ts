@@ -23,71 +23,6 @@ export interface WatermarkSink {
   markActive(): void;
 }
 
-/**
- * One source subtask's watermark generation: Flink's `BoundedOutOfOrdernessWatermarks` (periodic watermark
- * `maxTimestamp − outOfOrderness − 1`) wrapped in `WatermarksWithIdleness`, behind the source's
- * `WatermarkToDataOutput`, which only forwards increasing watermarks and toggles idle/active status.
- */
-export class SourceWatermarkGenerator {
-  private maxTimestamp: number;
-  private lastEmitted = MIN_WATERMARK;
-  private idle = false;
-  private activitySinceCheck = false;
-  private inactiveSince = Number.NaN;
-
-  constructor(private readonly strategy: WatermarkStrategy, private readonly sink: WatermarkSink) {
-    this.maxTimestamp = MIN_WATERMARK;
-  }
-
-  /** Every record's timestamp passes here (`onEvent`). */
-  onEvent(timestamp: number): void {
-    if (timestamp > this.maxTimestamp) this.maxTimestamp = timestamp;
-    this.activitySinceCheck = true;
-    if (this.idle) {
-      this.idle = false;
-      this.sink.markActive();
-    }
-  }
-
-  /** Every `pipeline.auto-watermark-interval` (`onPeriodicEmit`), at processing time `now`. */
-  onPeriodicEmit(now: number): void {
-    if (this.strategy.idleTimeoutMs !== undefined) {
-      if (this.activitySinceCheck) {
-        this.activitySinceCheck = false;
-        this.inactiveSince = Number.NaN;
-      } else {
-        if (Number.isNaN(this.inactiveSince)) this.inactiveSince = now;
-        if (!this.idle && now - this.inactiveSince > this.strategy.idleTimeoutMs) {
-          this.idle = true;
-          this.sink.markIdle();
-        }
-      }
-      if (this.idle) return;
-    }
-    if (this.maxTimestamp === MIN_WATERMARK) return;
-    this.emit(this.maxTimestamp - this.strategy.maxOutOfOrdernessMs - 1);
-  }
-
-  /** Emits a watermark if it is higher than any before (also used for the end-of-input MAX_WATERMARK). */
-  emit(watermark: number): void {
-    if (watermark <= this.lastEmitted) return;
-    this.lastEmitted = watermark;
-    if (this.idle) {
-      this.idle = false;
-      this.sink.markActive();
-    }
-    this.sink.emitWatermark(watermark);
-  }
-
-  get currentWatermark(): number {
-    return this.lastEmitted;
-  }
-
-  get isIdle(): boolean {
-    return this.idle;
-  }
-}
-
 interface SplitWatermarkState {
   maxTimestamp: number;
   idle: boolean;
@@ -105,7 +40,9 @@ interface SplitWatermarkState {
  * - a finished split is released: it no longer holds the others back;
  * - the idleness clock pauses while the subtask is back-pressured (FLIP-471, FLINK-35886), so a source that cannot
  *   emit because its output is full is not taken for idle.
- * With one split this behaves exactly as {@link SourceWatermarkGenerator}.
+ * With one split it is Flink's `BoundedOutOfOrdernessWatermarks` (periodic watermark `maxTimestamp − outOfOrderness − 1`)
+ * wrapped in `WatermarksWithIdleness`, behind the source's `WatermarkToDataOutput` (only increasing watermarks are
+ * forwarded; idle/active status is toggled).
  */
 export class SplitWatermarkMultiplexer {
   private readonly splits = new Map<number, SplitWatermarkState>();

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StreamExecutionEnvironment } from '../api/datastream.ts';
@@ -12,24 +11,14 @@ import { startLocalEngine, type LocalEngineHandle } from '../start-local-engine.
 import { ManualClock } from '../time/clock.ts';
 import { CHECKPOINTING_DEFAULTS } from './checkpoint-stats-rest.ts';
 import { CHECKPOINT_EXPIRED, CHECKPOINT_SUSPENDING } from './checkpoint-coordinator.ts';
+import { call, tempDirs } from '../testing/engine-test-kit.ts';
 
 /** Periodic aligned checkpoints in the running engine: storage, statistics, REST, metrics, manual triggers. */
 const T0 = 1_767_225_600_000;
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'le-chk-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const temp = tempDirs('le-chk-');
+const tempDir = temp.make;
+afterAll(temp.removeAll);
 
-async function call(handle: LocalEngineHandle, method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${handle.url}${url}`, { method, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}
 
 describe('periodic aligned checkpoints of the GatewayMeter job', () => {
   let handle: LocalEngineHandle;

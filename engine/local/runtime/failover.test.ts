@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StreamExecutionEnvironment } from '../api/datastream.ts';
 import type { KeyedProcessFunction } from '../api/functions.ts';
@@ -12,24 +10,14 @@ import { validateAgainstSpec } from '../rest-spec/validate-against-spec.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../start-local-engine.ts';
 import { ManualClock } from '../time/clock.ts';
 import { LocalCluster } from './cluster.ts';
+import { call, tempDirs } from '../testing/engine-test-kit.ts';
 
 /** TaskManager kills and task failures through the restart strategy; rescaling through resource requirements. */
 const T0 = 1_767_225_600_000;
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'le-fo-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const temp = tempDirs('le-fo-');
+const tempDir = temp.make;
+afterAll(temp.removeAll);
 
-async function call(handle: LocalEngineHandle, method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${handle.url}${url}`, { method, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}
 
 async function engineWith(options: Parameters<typeof startLocalEngine>[0]): Promise<LocalEngineHandle> {
   return startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(T0), checkpointDir: tempDir(), checkpointIntervalMs: 2000, rate: 2000, ...options });
