@@ -236,22 +236,31 @@ function sourceAndAssemble(options: GatewayMeterOptions): { env: StreamExecution
 }
 
 /**
- * `gatewaymeter`: source → parse → keyBy(request_id) → assemble → keyBy(tenant_id) → tenant-cost
- * (1-minute tumbling event-time windows of USD per tenant) → sink.
+ * The common end of both pipelines: the `tenant-cost` operator (its uid is what savepoints match) and the sink,
+ * which follows tenant-cost's parallelism unless set on its own, so the two chain into one task.
  */
-export function gatewayMeterJob(options: GatewayMeterOptions): StreamGraph {
-  const prices = options.prices ?? DEFAULT_PRICES;
-  const { env, records, p } = sourceAndAssemble(options);
-  records
-    .keyBy((r: RequestRecord) => r.tenant_id)
-    .window(TumblingEventTimeWindows.of(WINDOW_MS))
-    .aggregate(usdAggregate(prices), { process: emitTenantCost }, tenantCostSize)
+function tenantCostToSink(costs: SingleOutputStream<TenantCost>, options: GatewayMeterOptions, p: (uid: string) => number): void {
+  costs
     .uid('tenant-cost')
     .name('tenant-cost')
     .setParallelism(p('tenant-cost'))
     .sinkTo(options.sink, 'usd-sink')
     .uid('usd-sink')
     .setParallelism(p('usd-sink') === options.parallelism ? p('tenant-cost') : p('usd-sink'));
+}
+
+/**
+ * `gatewaymeter`: source → parse → keyBy(request_id) → assemble → keyBy(tenant_id) → tenant-cost
+ * (1-minute tumbling event-time windows of USD per tenant) → sink.
+ */
+export function gatewayMeterJob(options: GatewayMeterOptions): StreamGraph {
+  const prices = options.prices ?? DEFAULT_PRICES;
+  const { env, records, p } = sourceAndAssemble(options);
+  const costs = records
+    .keyBy((r: RequestRecord) => r.tenant_id)
+    .window(TumblingEventTimeWindows.of(WINDOW_MS))
+    .aggregate(usdAggregate(prices), { process: emitTenantCost }, tenantCostSize);
+  tenantCostToSink(costs, options, p);
   return env.getStreamGraph('gatewaymeter');
 }
 
@@ -290,7 +299,7 @@ export function gatewayMeterSaltedJob(options: GatewayMeterOptions): StreamGraph
     .map((r: RequestRecord): TenantCostPart => ({ tenant_id: r.tenant_id, nano_usd: requestCostNanoUsd(r, prices), requests: 1 }), tenantCostPartSize, 'late-parts')
     .uid('late-parts')
     .setParallelism(p('tenant-cost-partial'));
-  partial
+  const costs = partial
     .union(lateParts)
     .keyBy((part: TenantCostPart) => part.tenant_id)
     .window(TumblingEventTimeWindows.of(WINDOW_MS))
@@ -308,13 +317,8 @@ export function gatewayMeterSaltedJob(options: GatewayMeterOptions): StreamGraph
       },
       { process: emitTenantCost },
       tenantCostSize,
-    )
-    .uid('tenant-cost')
-    .name('tenant-cost')
-    .setParallelism(p('tenant-cost'))
-    .sinkTo(options.sink, 'usd-sink')
-    .uid('usd-sink')
-    .setParallelism(p('usd-sink') === options.parallelism ? p('tenant-cost') : p('usd-sink'));
+    );
+  tenantCostToSink(costs, options, p);
   return env.getStreamGraph('gatewaymeter-salted');
 }
 
