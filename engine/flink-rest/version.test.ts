@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSupportedVersion, parseFlinkVersion, supportsSkewAggregation } from './version.ts';
+import { isSupportedVersion, parseFlinkVersion } from './version.ts';
 
 describe('Flink versions', () => {
   it('parses release and snapshot versions', () => {
@@ -12,11 +12,5 @@ describe('Flink versions', () => {
     const supported = (v: string) => isSupportedVersion(parseFlinkVersion(v));
     expect(['1.18.1', '1.19.0', '1.20.3', '2.0.0', '2.2.1'].map(supported)).toEqual([true, true, true, true, true]);
     expect(['1.17.2', '3.0.0', 'x'].map(supported)).toEqual([false, false, false]);
-  });
-
-  it('knows where agg=skew exists', () => {
-    expect(supportsSkewAggregation(parseFlinkVersion('1.19.3'))).toBe(false);
-    expect(supportsSkewAggregation(parseFlinkVersion('1.20.3'))).toBe(true);
-    expect(supportsSkewAggregation(parseFlinkVersion('2.2.1'))).toBe(true);
   });
 });

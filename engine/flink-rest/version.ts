@@ -17,11 +17,3 @@ export function isSupportedVersion(version: FlinkVersion | null): boolean {
   if (version.major === 1) return version.minor >= 18;
   return version.major === 2;
 }
-
-/**
- * `agg=skew` on aggregated metric endpoints: not in the 1.19 spec, answered by a real 1.20.3 and 2.2.1
- * (e2e/flink/recorded). Older versions reject the whole request, so ask for it only where it exists.
- */
-export function supportsSkewAggregation(version: FlinkVersion | null): boolean {
-  return !!version && (version.major > 1 || version.minor >= 20);
-}
