@@ -8,9 +8,10 @@ import { endpoints } from '../../engine/flink-rest/endpoints.ts';
 import { fetchClusterOverview, fetchJobs } from '../../engine/sampling/cluster-views.ts';
 import { fetchJobGraph } from '../../engine/sampling/job-graph.ts';
 import { fetchVertexSubtasks } from '../../engine/sampling/vertex-subtasks.ts';
-import { eventually, runningCluster } from './running-cluster.ts';
+import { readFlinkCluster } from '../support/flinkCluster.ts';
+import { eventually } from './eventually.ts';
 
-const cluster = runningCluster();
+const cluster = readFlinkCluster();
 let client: FlinkRestClient;
 beforeAll(() => {
   client = new FlinkRestClient({ baseUrl: cluster.restUrl });
