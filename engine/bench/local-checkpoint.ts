@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { CHECKPOINTING_DEFAULTS } from '../local/checkpoint/checkpoint-stats-rest.ts';
 import { gatewayMeterJob, ABANDON_AFTER_MS } from '../local/gatewaymeter/pipelines.ts';
 import { ResultStore, TenantCostSink } from '../local/gatewaymeter/sinks.ts';
-import { assignToKeyGroup } from '../local/keygroups/key-group-range-assignment.ts';
+import { assignToKeyGroup } from '../analysis/key-groups/key-group-range-assignment.ts';
 import { LocalCluster } from '../local/runtime/cluster.ts';
 import type { JobExecution } from '../local/runtime/job.ts';
 import { DEFAULT_TRAFFIC } from '../local/scenarios/scenario.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CheckpointConfigError, parseCheckpointingConfig } from './checkpoint/checkpoint-stats-rest.ts';
 import { localPathOf } from './checkpoint/checkpoint-storage.ts';
 import { prepareRestore, type PreparedRestore } from './checkpoint/prepare-restore.ts';
-import { checkParallelismAgainstMax } from './keygroups/key-group-range-assignment.ts';
+import { checkParallelismAgainstMax } from '../analysis/key-groups/key-group-range-assignment.ts';
 import { builtInJob, type BuiltInJob } from './gatewaymeter/pipelines.ts';
 import { NdjsonUpsertLog, ResultStore, TenantCostSink } from './gatewaymeter/sinks.ts';
 import type { GeneratorConfig } from './gatewaymeter/generator.ts';

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assignToKeyGroup, computeKeyGroupRangeForOperatorIndex } from '../keygroups/key-group-range-assignment.ts';
-import { murmur3x64_128Hex } from '../keygroups/murmur.ts';
+import { assignToKeyGroup, computeKeyGroupRangeForOperatorIndex } from '../../analysis/key-groups/key-group-range-assignment.ts';
+import { murmur3x64_128Hex } from '../../analysis/key-groups/murmur.ts';
 import { HeapKeyedStateBackend } from '../state/keyed-state-backend.ts';
 import { TimerQueue } from '../state/timer-service.ts';
 import { ManualClock } from '../time/clock.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { computeKeyGroupRangeForOperatorIndex } from '../keygroups/key-group-range-assignment.ts';
+import { computeKeyGroupRangeForOperatorIndex } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { CheckpointKind } from './checkpoint-stats-tracker.ts';
 import { decodeValue, encodeValue } from './json-codec.ts';
 import {

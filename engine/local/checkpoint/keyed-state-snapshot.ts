@@ -1,4 +1,4 @@
-import { keyGroupRangeContains } from '../keygroups/key-group-range-assignment.ts';
+import { keyGroupRangeContains } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { HeapKeyedStateBackend } from '../state/keyed-state-backend.ts';
 import type { TimerQueue } from '../state/timer-service.ts';
 import { VOID_NAMESPACE } from '../state/state-table.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeKeyGroupRangeForOperatorIndex } from '../keygroups/key-group-range-assignment.ts';
+import { computeKeyGroupRangeForOperatorIndex } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import { assembleOperatorState, planRestore, repartitionOperatorState, RestoreError, type RestoringOperator } from './restore-assignment.ts';
 import type { OperatorSnapshotMetadata, OperatorStateSnapshot } from './snapshot-model.ts';
 

@@ -2,7 +2,7 @@ import {
   computeKeyGroupRangeForOperatorIndex,
   keyGroupRangeContains,
   type KeyGroupRange,
-} from '../keygroups/key-group-range-assignment.ts';
+} from '../../analysis/key-groups/key-group-range-assignment.ts';
 import { operatorHasState, type NamedOperatorState, type OperatorSnapshotMetadata, type OperatorStateSnapshot } from './snapshot-model.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { KeyGroupRange } from '../keygroups/key-group-range-assignment.ts';
+import type { KeyGroupRange } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { Namespace, StateKey } from '../state/state-table.ts';
 import type { CheckpointKind } from './checkpoint-stats-tracker.ts';
 

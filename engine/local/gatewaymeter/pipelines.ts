@@ -3,7 +3,7 @@ import type { Collector, KeyedProcessContext, KeyedProcessFunction, ProcessFunct
 import { OutputTag } from '../api/operator.ts';
 import { forBoundedOutOfOrderness } from '../api/watermarks.ts';
 import { TumblingEventTimeWindows, type TimeWindow } from '../api/windows.ts';
-import { crc32Utf8 } from '../keygroups/murmur.ts';
+import { crc32Utf8 } from '../../analysis/key-groups/murmur.ts';
 import type { Counter } from '../metrics/views.ts';
 import type { ValueState, AggregateFunction } from '../state/keyed-state.ts';
 import type { StreamGraph } from '../api/datastream.ts';

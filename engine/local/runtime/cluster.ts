@@ -1,5 +1,5 @@
 import type { StreamGraph } from '../api/datastream.ts';
-import { murmur3x64_128Hex } from '../keygroups/murmur.ts';
+import { murmur3x64_128Hex } from '../../analysis/key-groups/murmur.ts';
 import type { ManualClock } from '../time/clock.ts';
 import { VirtualScheduler } from '../time/scheduler.ts';
 import { JobExecution, newJobId, type JobHost, type JobOptions, type SlotRef } from './job.ts';

@@ -1,5 +1,5 @@
-import { murmur3x64_128Hex } from '../keygroups/murmur.ts';
-import { checkParallelismAgainstMax, computeDefaultMaxParallelism } from '../keygroups/key-group-range-assignment.ts';
+import { murmur3x64_128Hex } from '../../analysis/key-groups/murmur.ts';
+import { checkParallelismAgainstMax, computeDefaultMaxParallelism } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { StreamEdge, StreamGraph, StreamNode } from '../api/datastream.ts';
 
 /**

@@ -6,7 +6,7 @@ import type { CheckpointingConfig } from '../checkpoint/checkpoint-stats-rest.ts
 import { CheckpointStatsTracker, type CheckpointTaskPlan } from '../checkpoint/checkpoint-stats-tracker.ts';
 import { FileSystemCheckpointStorage, type SnapshotOperatorInfo } from '../checkpoint/checkpoint-storage.ts';
 import { prepareRestore, restoredKeyGroups, restoredOperatorState, withRestoredMaxParallelism, type PreparedRestore } from '../checkpoint/prepare-restore.ts';
-import { computeKeyGroupRangeForOperatorIndex } from '../keygroups/key-group-range-assignment.ts';
+import { computeKeyGroupRangeForOperatorIndex } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { View } from '../metrics/views.ts';
 import { exceptionHistoryEntry, taskManagerLostEntry, type RootExceptionInfoWire } from '../restart/exception-history.ts';
 import { EXPONENTIAL_DELAY_DEFAULTS, RestartBackoff, type RestartStrategyConfig } from '../restart/restart-strategy.ts';

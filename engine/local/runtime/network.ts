@@ -1,5 +1,5 @@
-import { javaHashCode, type JavaKey } from '../keygroups/java-hash.ts';
-import { computeKeyGroupForKeyHash, computeOperatorIndexForKeyGroup } from '../keygroups/key-group-range-assignment.ts';
+import { javaHashCode, type JavaKey } from '../../analysis/key-groups/java-hash.ts';
+import { computeKeyGroupForKeyHash, computeOperatorIndexForKeyGroup } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { RecordSizer } from '../api/datastream.ts';
 import type { StateKey } from '../state/state-table.ts';
 import type { ShipStrategy } from './job-graph.ts';

@@ -4,7 +4,7 @@ import { OutputTag } from '../api/operator.ts';
 import { CollectSink, SequenceSource } from '../api/sources.ts';
 import { forBoundedOutOfOrderness } from '../api/watermarks.ts';
 import { TumblingEventTimeWindows } from '../api/windows.ts';
-import { assignKeyToParallelOperator } from '../keygroups/key-group-range-assignment.ts';
+import { assignKeyToParallelOperator } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { ValueState } from '../state/keyed-state.ts';
 import { ManualClock } from '../time/clock.ts';
 import { LocalCluster } from './cluster.ts';

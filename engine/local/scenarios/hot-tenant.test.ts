@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assignKeyToParallelOperator } from '../keygroups/key-group-range-assignment.ts';
+import { assignKeyToParallelOperator } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import { requestsPerSecond } from '../gatewaymeter/generator.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../start-local-engine.ts';
 import { ManualClock } from '../time/clock.ts';

@@ -1,9 +1,9 @@
-import { javaHashCode, type JavaKey } from '../keygroups/java-hash.ts';
+import { javaHashCode, type JavaKey } from '../../analysis/key-groups/java-hash.ts';
 import {
   computeKeyGroupForKeyHash,
   keyGroupRangeContains,
   type KeyGroupRange,
-} from '../keygroups/key-group-range-assignment.ts';
+} from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { Clock } from '../time/clock.ts';
 import { StateTable, type StateKey } from './state-table.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignToKeyGroup } from '../keygroups/key-group-range-assignment.ts';
+import { assignToKeyGroup } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import { ManualClock } from '../time/clock.ts';
 import { HeapKeyedStateBackend } from './keyed-state-backend.ts';
 import { AggregatingState, ListState, MapState, ReducingState, ValueState } from './keyed-state.ts';

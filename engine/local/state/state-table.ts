@@ -1,4 +1,4 @@
-import type { KeyGroupRange } from '../keygroups/key-group-range-assignment.ts';
+import type { KeyGroupRange } from '../../analysis/key-groups/key-group-range-assignment.ts';
 
 /** The namespace of state that is not scoped to a window (Flink's `VoidNamespace`). */
 export const VOID_NAMESPACE = 0;

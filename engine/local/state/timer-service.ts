@@ -1,4 +1,4 @@
-import type { KeyGroupRange } from '../keygroups/key-group-range-assignment.ts';
+import type { KeyGroupRange } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { HeapKeyedStateBackend } from './keyed-state-backend.ts';
 import type { Namespace, StateKey } from './state-table.ts';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mulberry32 } from '../time/random.ts';
+import { mulberry32 } from '../../local/time/random.ts';
 import { assignKeyToParallelOperator } from './key-group-range-assignment.ts';
 import { murmur3x64_128Hex } from './murmur.ts';
 

@@ -1,4 +1,4 @@
-// Prints what the real Flink computes, for engine/local/keygroups/keygroups.flink.test.ts.
+// Prints what the real Flink computes, for engine/analysis/key-groups/keygroups.flink.test.ts.
 // Input (argv[0]): a file with one Base64-encoded UTF-8 key per line. argv[1]: comma-separated parallelisms.
 // argv[2]: a file with one Base64-encoded operator uid per line.
 // Output: "K <index per parallelism, comma-separated>" per key, then "U <hex>" per uid.
