@@ -13,6 +13,7 @@ import { createEngine } from '../../engine/app/create-engine.ts';
 import { localEngineCluster } from '../../engine/app/local-engine-cluster.ts';
 import { startLocalEngineProcess, type LocalEngineProcess } from '../../engine/app/local-engine-process.ts';
 import { ClusterStore, type KeyValueBackend } from '../../engine/clusters/cluster-store.ts';
+import { HistoryStore } from '../../engine/history/history-store.ts';
 import { registerEngineIpc } from './ipc.ts';
 import { createSecretStore } from './safe-storage-secret-store.ts';
 import { hardenSession, hardenWebContents } from './security.ts';
@@ -96,6 +97,7 @@ function start(): void {
       const engine = createEngine({
         clusterStore: new ClusterStore(backend),
         secretStore: createSecretStore(backend, safeStorage),
+        history: HistoryStore.open(path.join(app.getPath('userData'), 'history')),
         mode: 'electron',
         version,
         builtInClusters: localEngine ? [localEngineCluster(localEngine.url)] : [],

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openClusterStore } from '../cli/data-dir.ts';
+import { openClusterStore, openHistoryStore } from '../cli/data-dir.ts';
 import { MemorySecretStore } from '../clusters/secret-store.ts';
 import type { EngineApi } from '../contracts/engine-api.ts';
 import { EngineError } from '../flink-rest/errors.ts';
@@ -14,7 +14,7 @@ let server: HostileServer;
 let authorizations: (string | undefined)[];
 
 const newEngine = (secrets = new MemorySecretStore()): EngineApi =>
-  createEngine({ clusterStore: openClusterStore(dataDir), secretStore: secrets, mode: 'web', version: 'test' });
+  createEngine({ clusterStore: openClusterStore(dataDir), secretStore: secrets, history: openHistoryStore(dataDir), mode: 'web', version: 'test' });
 
 beforeEach(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'flink-ops-engine-'));

@@ -3,6 +3,7 @@ import { ClusterConnections, connect, createClient } from '../clusters/cluster-c
 import { validateClusterInput } from '../clusters/cluster-input.ts';
 import { type ClusterStore, type StoredCluster, toClusterConfig } from '../clusters/cluster-store.ts';
 import type { SecretStore } from '../clusters/secret-store.ts';
+import type { HistoryStore } from '../history/history-store.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { localEngineEndpoints } from '../flink-rest/endpoints.ts';
 import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/cluster-views.ts';
@@ -12,6 +13,8 @@ import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 export interface EngineDeps {
   clusterStore: ClusterStore;
   secretStore: SecretStore;
+  /** The console's memory: watched jobs' samples, checkpoints, events, and the operations journal. */
+  history: HistoryStore;
   mode: 'electron' | 'web';
   version: string;
   /** Clusters the app provides itself (the local engine): listed first, never saved, never edited. */

@@ -33,6 +33,8 @@ try {
       ...common,
       entryPoints: ['electron/main/main.ts'],
       outfile: 'electron/dist/main.cjs',
+      // LMDB (the history store) is a native N-API module: loaded from node_modules at run time, never bundled.
+      external: ['electron', 'lmdb'],
       platform: 'node',
       target: 'node22',
       define: {

@@ -1,16 +1,31 @@
+import path from 'node:path';
 import Conf from 'conf';
 import { ClusterStore } from '../clusters/cluster-store.ts';
+import { HistoryStore } from '../history/history-store.ts';
 
 /**
  * The cluster list outside Electron. `conf` writes `~/.config/flink-ops-console/config.json`, the same file and
  * format electron-store uses for the desktop app (its userData folder is named after the package).
  */
 export function openClusterStore(dataDir?: string): ClusterStore {
-  const conf = new Conf<Record<string, unknown>>({
+  return new ClusterStore(openConf(dataDir));
+}
+
+/** The app's data folder: `--data-dir`, else the one the desktop app uses (`~/.config/flink-ops-console`). */
+export function appDataDir(dataDir?: string): string {
+  return dataDir ? path.resolve(dataDir) : path.dirname(openConf().path);
+}
+
+/** The history store (samples, checkpoints, the journal) in `<data folder>/history`, shared with the app. */
+export function openHistoryStore(dataDir?: string): HistoryStore {
+  return HistoryStore.open(path.join(appDataDir(dataDir), 'history'));
+}
+
+function openConf(dataDir?: string): Conf<Record<string, unknown>> {
+  return new Conf<Record<string, unknown>>({
     projectName: 'flink-ops-console',
     projectSuffix: '',
     configName: 'config',
     ...(dataDir ? { cwd: dataDir } : {}),
   });
-  return new ClusterStore(conf);
 }

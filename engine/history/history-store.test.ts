@@ -1,0 +1,174 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { open } from 'lmdb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDirs } from '../local/testing/engine-test-kit.ts';
+import { HISTORY_SCHEMA_VERSION, HistoryStore } from './history-store.ts';
+import type { CheckpointRecord } from './checkpoint-history.ts';
+import { encodeVertexSample } from './sample-codec.ts';
+import { syntheticSample, vertexId } from './testing/sample-fixtures.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const dirs = tempDirs('flink-ops-history-');
+afterAll(() => dirs.removeAll());
+const JOB = 'a'.repeat(32);
+
+describe('samples', () => {
+  it('keep every column exactly, NaN included, and read back by window, by vertex and latest', async () => {
+    const store = HistoryStore.open(dirs.make(), { now: () => 10_000 });
+    for (const t of [1_000, 2_000, 3_000]) await store.samples.append(syntheticSample({ t }));
+
+    const window = store.samples.window('c1', JOB, 1_500, 3_000);
+    expect(window.map((s) => s.t)).toEqual([2_000, 3_000]);
+    expect(window[0]).toEqual(syntheticSample({ t: 2_000 }));
+    expect(Number.isNaN(window[0].vertices[0].subtasks!.watermark[0])).toBe(true);
+
+    const series = store.samples.vertexWindow('c1', JOB, vertexId(1), 0, 10_000);
+    expect(series.map((s) => s.t)).toEqual([1_000, 2_000, 3_000]);
+    expect(series[2].vertex).toEqual(syntheticSample({ t: 3_000 }).vertices[1]);
+
+    expect(store.samples.latest('c1', JOB)?.t).toBe(3_000);
+    expect(store.samples.jobs('c1')).toEqual([expect.objectContaining({ jobId: JOB, samples: 3, firstSampleAt: 1_000, lastSampleAt: 3_000 })]);
+    expect(store.samples.jobs('c2')).toEqual([]);
+    await store.close();
+  });
+
+  it('keep a vertex whose metrics were unavailable as such, not as zeros', async () => {
+    const store = HistoryStore.open(dirs.make(), { now: () => 10 });
+    const sample = syntheticSample({ t: 5 });
+    sample.vertices[1] = { ...sample.vertices[1], subtasks: null, unavailable: 'GET /jobs/:jobid/vertices/:vertexid answered 503' };
+    await store.samples.append(sample);
+    expect(store.samples.window('c1', JOB, 0, 10)[0].vertices[1]).toEqual(sample.vertices[1]);
+    await store.close();
+  });
+
+  it('drop samples older than the retention as they write, job by job', async () => {
+    let now = 0;
+    const store = HistoryStore.open(dirs.make(), { now: () => now, retention: { sampleMaxAgeMs: 10_000 } });
+    for (let t = 0; t <= 30_000; t += 5_000) {
+      now = t;
+      await store.samples.append(syntheticSample({ t }));
+    }
+    expect(store.samples.heads('c1', JOB, -Infinity, Infinity).map((h) => h.t)).toEqual([20_000, 25_000, 30_000]);
+    expect(store.samples.vertexWindow('c1', JOB, vertexId(0), -Infinity, Infinity)).toHaveLength(3);
+    expect(store.samples.job('c1', JOB)).toMatchObject({ samples: 3, firstSampleAt: 20_000 });
+    await store.close();
+  });
+
+  it('stay under the size bound by dropping the oldest samples of any job', async () => {
+    const bytesPerSample = syntheticSample({ t: 0 }).vertices.reduce((sum, v) => sum + encodeVertexSample(v).length, 0);
+    const bounded = HistoryStore.open(dirs.make(), { now: () => 0, retention: { maxSampleBytes: bytesPerSample * 4 } });
+    for (let t = 1; t <= 3; t++) await bounded.samples.append(syntheticSample({ t, jobId: 'b'.repeat(32) }));
+    for (let t = 10; t <= 12; t++) await bounded.samples.append(syntheticSample({ t }));
+    const kept = bounded.samples.jobs().map((j) => [j.jobId[0], j.samples]);
+    expect(kept.sort()).toEqual([['a', 3], ['b', 1]]);
+    expect(bounded.samples.heads('c1', 'b'.repeat(32), -Infinity, Infinity).map((h) => h.t)).toEqual([3]);
+    await bounded.close();
+  });
+});
+
+describe('checkpoints', () => {
+  const record = (id: number, trigger: number): CheckpointRecord => ({
+    id,
+    status: 'COMPLETED',
+    isSavepoint: false,
+    savepointFormat: null,
+    checkpointType: 'CHECKPOINT',
+    triggerTimestamp: trigger,
+    latestAckTimestamp: trigger + 50,
+    endToEndDurationMs: 50,
+    checkpointedBytes: 1024,
+    stateBytes: 1024,
+    alignmentBufferedBytes: 0,
+    processedBytes: 0,
+    persistedBytes: 0,
+    numSubtasks: 4,
+    numAcknowledgedSubtasks: 4,
+    externalPath: null,
+    discarded: false,
+    failureTimestamp: null,
+    failureMessage: null,
+    firstSeenAt: trigger,
+    updatedAt: trigger,
+  });
+
+  it('keep both runs of an id after a JobManager restarts counting, and only the newest N per job', async () => {
+    const store = HistoryStore.open(dirs.make(), { retention: { checkpointsPerJob: 3 } });
+    await store.checkpoints.put('c1', JOB, record(1, 100));
+    await store.checkpoints.put('c1', JOB, record(2, 200));
+    await store.checkpoints.put('c1', JOB, { ...record(2, 200), status: 'FAILED', failureMessage: 'Checkpoint expired before completing.' });
+    await store.checkpoints.put('c1', JOB, record(1, 900)); // the JobManager lost its state and counts from 1 again
+    expect(store.checkpoints.list('c1', JOB).map((c) => [c.id, c.triggerTimestamp, c.status])).toEqual([
+      [1, 100, 'COMPLETED'],
+      [2, 200, 'FAILED'],
+      [1, 900, 'COMPLETED'],
+    ]);
+    expect(store.checkpoints.get('c1', JOB, 1)?.triggerTimestamp).toBe(900);
+    await store.checkpoints.put('c1', JOB, record(2, 1000));
+    expect(store.checkpoints.recent('c1', JOB, 10).map((c) => c.triggerTimestamp)).toEqual([1000, 900, 200]);
+    await store.close();
+  });
+});
+
+describe('events and watches', () => {
+  it('list a job\'s events in time order and keep watches across a reopen', async () => {
+    const dir = dirs.make();
+    const store = HistoryStore.open(dir);
+    await store.events.append({ clusterId: 'c1', jobId: JOB, t: 20, kind: 'gap-ended', message: 'The cluster answers again.' });
+    await store.events.append({ clusterId: 'c1', jobId: JOB, t: 10, kind: 'gap-started', message: 'The cluster is unreachable.' });
+    await store.watches.put({ clusterId: 'c1', jobId: JOB, jobName: 'j', pinned: true, intervalMs: null, createdAt: 1, lastOpenedAt: 1 });
+    await store.close();
+
+    const reopened = HistoryStore.open(dir);
+    expect(reopened.events.list('c1', JOB).map((e) => e.kind)).toEqual(['gap-started', 'gap-ended']);
+    expect(reopened.watches.list()).toEqual([expect.objectContaining({ jobId: JOB, pinned: true })]);
+    await reopened.close();
+  });
+});
+
+describe('the store on disk', () => {
+  it('refuses a store written by a newer console, naming the fix', async () => {
+    const dir = dirs.make();
+    const raw = open({ path: dir, compression: true, maxDbs: 32 });
+    raw.openDB('meta', {}).putSync('schemaVersion', HISTORY_SCHEMA_VERSION + 1);
+    await raw.close();
+    expect(() => HistoryStore.open(dir)).toThrow(/written by a newer Flink Ops Console .*Upgrade the console, or use another data folder/);
+  });
+
+  it('loses at most the sample in flight when the writer is killed with SIGKILL, again and again', async () => {
+    const dir = dirs.make();
+    let committed = 0;
+    for (let round = 0; round < 12; round++) {
+      // Kill after a random number of committed samples, at a random moment inside the next write.
+      const target = committed + 1 + Math.floor(Math.random() * 4);
+      committed = await runWriterUntil(dir, target);
+      const store = HistoryStore.open(dir, { retention: { sampleMaxAgeMs: Number.MAX_SAFE_INTEGER } });
+      const times = store.samples.heads('c1', JOB, -Infinity, Infinity).map((h) => h.t);
+      // Every sample reported committed is there, complete and exact; at most one more (in flight) made it.
+      expect(times.slice(0, committed)).toEqual(Array.from({ length: committed }, (_, i) => i + 1));
+      expect(times.length - committed).toBeLessThanOrEqual(1);
+      for (const sample of store.samples.window('c1', JOB, 1, times.length)) {
+        expect(sample).toEqual(syntheticSample({ t: sample.t, vertices: 4, parallelism: 256 }));
+      }
+      committed = times.length;
+      await store.close();
+    }
+  }, 120_000);
+});
+
+/** Starts the crash writer, SIGKILLs it once it has committed `target` samples (plus a random delay), returns what it reported. */
+function runWriterUntil(dir: string, target: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'testing/crash-writer.ts'), dir, '256'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let reported = 0;
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      const lines = chunk.toString().trim().split('\n');
+      reported = Math.max(reported, Number(lines[lines.length - 1]));
+      if (reported >= target && child.exitCode === null) setTimeout(() => child.kill('SIGKILL'), Math.random() * 5);
+    });
+    child.once('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve(reported) : reject(new Error(`The writer exited on its own: ${stderr}`))));
+  });
+}

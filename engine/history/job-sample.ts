@@ -1,0 +1,145 @@
+/**
+ * One sample of a watched job, as the history store keeps it: per vertex, per-subtask columns (one typed array per
+ * figure, indexed by subtask). Columns keep a 200-vertex × 1,024-subtask job at a few bytes per figure, encode
+ * without per-row overhead and let analyses scan a metric without touching the others.
+ *
+ * Missing values are NaN (never 0): a figure the cluster did not give is not a figure of zero.
+ */
+
+/** Cumulative counters as Flink reports them in the vertex details (`read-records`, `accumulated-busy-time`, ...). */
+export const COUNTER_COLUMNS = [
+  'recordsIn',
+  'recordsOut',
+  'bytesIn',
+  'bytesOut',
+  /** ms since the subtask started, Flink's `accumulated-busy-time` etc. */
+  'accumulatedBusyMs',
+  'accumulatedBackPressuredMs',
+  'accumulatedIdleMs',
+] as const;
+
+/** Rates over the interval since the previous sample in which the cluster's figures moved (see rates.ts). */
+export const RATE_COLUMNS = [
+  'recordsInPerSecond',
+  'recordsOutPerSecond',
+  'bytesInPerSecond',
+  'bytesOutPerSecond',
+  'busyTimeMsPerSecond',
+  'backPressuredTimeMsPerSecond',
+  'idleTimeMsPerSecond',
+] as const;
+
+export type CounterColumn = (typeof COUNTER_COLUMNS)[number];
+export type RateColumn = (typeof RATE_COLUMNS)[number];
+
+export interface SubtaskColumns {
+  counters: Record<CounterColumn, Float64Array>;
+  rates: Record<RateColumn, Float32Array>;
+  /** Epoch ms of the current input watermark; NaN when there is none (yet). */
+  watermark: Float64Array;
+  /** Checkpointed state size (bytes) of the subtask in the job's last completed checkpoint; NaN when unknown. */
+  checkpointedBytes: Float64Array;
+  /** Execution attempt: a new attempt restarts every counter from zero. */
+  attempt: Int32Array;
+  /** Index into `SUBTASK_STATES`; 255 = a state this version does not know. */
+  state: Uint8Array;
+  /** Index into the sample's `taskManagers`; -1 when unknown. */
+  taskManager: Int32Array;
+}
+
+/** Flink's ExecutionState values, in the order they are coded in `SubtaskColumns.state`. */
+export const SUBTASK_STATES = [
+  'CREATED',
+  'SCHEDULED',
+  'DEPLOYING',
+  'INITIALIZING',
+  'RUNNING',
+  'FINISHED',
+  'CANCELING',
+  'CANCELED',
+  'FAILED',
+  'RECONCILING',
+] as const;
+export const UNKNOWN_STATE = 255;
+
+export function stateCode(state: string): number {
+  const code = (SUBTASK_STATES as readonly string[]).indexOf(state);
+  return code === -1 ? UNKNOWN_STATE : code;
+}
+
+export function stateName(code: number): string {
+  return SUBTASK_STATES[code] ?? 'UNKNOWN';
+}
+
+export interface VertexSample {
+  id: string;
+  name: string;
+  parallelism: number;
+  maxParallelism: number | null;
+  /** The vertex's ExecutionState as a whole (RUNNING, FINISHED, ...). */
+  status: string;
+  /** null when the cluster could not give this vertex's subtasks in this sample (said in `unavailable`). */
+  subtasks: SubtaskColumns | null;
+  /** Why `subtasks` is null, in words. */
+  unavailable?: string;
+}
+
+export interface EdgeSample {
+  source: string;
+  target: string;
+  shipStrategy: string;
+}
+
+export interface TaskManagerRef {
+  id: string;
+  /** host:port the subtasks report (`endpoint` on Flink 2.x, `host` before). */
+  endpoint: string | null;
+}
+
+/** One sample of one job: what the store keeps per time step. */
+export interface JobSample {
+  clusterId: string;
+  jobId: string;
+  /** Epoch ms when the sample was taken (the engine's clock). */
+  t: number;
+  jobName: string;
+  jobState: string;
+  /** The job's start time as the cluster reports it: it changes when the JobManager recovers the job. */
+  jobStartTime: number;
+  vertices: VertexSample[];
+  edges: EdgeSample[];
+  taskManagers: TaskManagerRef[];
+  /** Id of the last completed checkpoint the cluster reported at this sample, if any. */
+  lastCompletedCheckpointId: number | null;
+  /** What this sample cost the cluster. */
+  requests: number;
+  bytes: number;
+}
+
+/** Empty columns for a vertex of the given parallelism: counters and rates NaN, states unknown. */
+export function emptySubtaskColumns(parallelism: number): SubtaskColumns {
+  const float64 = () => new Float64Array(parallelism).fill(Number.NaN);
+  const float32 = () => new Float32Array(parallelism).fill(Number.NaN);
+  return {
+    counters: Object.fromEntries(COUNTER_COLUMNS.map((c) => [c, float64()])) as Record<CounterColumn, Float64Array>,
+    rates: Object.fromEntries(RATE_COLUMNS.map((c) => [c, float32()])) as Record<RateColumn, Float32Array>,
+    watermark: float64(),
+    checkpointedBytes: float64(),
+    attempt: new Int32Array(parallelism),
+    state: new Uint8Array(parallelism).fill(UNKNOWN_STATE),
+    taskManager: new Int32Array(parallelism).fill(-1),
+  };
+}
+
+/** Bytes a sample's columns take in memory (and, before compression, on disk). */
+export function columnBytes(sample: Pick<JobSample, 'vertices'>): number {
+  let bytes = 0;
+  for (const vertex of sample.vertices) {
+    const s = vertex.subtasks;
+    if (!s) continue;
+    for (const c of COUNTER_COLUMNS) bytes += s.counters[c].byteLength;
+    for (const c of RATE_COLUMNS) bytes += s.rates[c].byteLength;
+    bytes += s.watermark.byteLength + s.checkpointedBytes.byteLength + s.attempt.byteLength + s.state.byteLength + s.taskManager.byteLength;
+  }
+  return bytes;
+}
