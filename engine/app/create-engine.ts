@@ -9,6 +9,7 @@ import { localEngineEndpoints } from '../flink-rest/endpoints.ts';
 import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/cluster-views.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
+import { JobWatcher } from '../sampling/job-watcher.ts';
 
 export interface EngineDeps {
   clusterStore: ClusterStore;
@@ -21,11 +22,21 @@ export interface EngineDeps {
   builtInClusters?: StoredCluster[];
 }
 
+/** The engine as its host (the CLI's web mode, Electron's main) holds it: the API plus a way to stop it. */
+export interface Engine extends EngineApi {
+  /** Stops the background sampling; the watches stay persisted and resume on the next start. */
+  close(): Promise<void>;
+}
+
+/** Job states after which a job never changes again: nothing left to watch. */
+const ENDED_STATES = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
+
 /**
  * The one place that wires the engine's collaborators into the EngineApi the UI calls.
- * It fetches on demand: nothing polls unless a page asks, so a hidden page costs the cluster nothing.
+ * Pages fetch on demand; the only background work is the watcher, which samples the jobs being watched (opened
+ * recently or pinned) into the history store at the cluster's metrics fetch interval.
  */
-export function createEngine(deps: EngineDeps): EngineApi {
+export function createEngine(deps: EngineDeps): Engine {
   const { clusterStore, secretStore } = deps;
   const builtIns = deps.builtInClusters ?? [];
   const connections = new ClusterConnections(secretStore);
@@ -36,6 +47,8 @@ export function createEngine(deps: EngineDeps): EngineApi {
     return cluster;
   };
   const connection = (clusterId: string) => connections.get(findCluster(clusterId));
+  const watcher = new JobWatcher({ history: deps.history, connection });
+  watcher.start();
 
   /** The secret the form sent, or on edit the one already stored. */
   const secretFor = (input: ReturnType<typeof validateClusterInput>): string | undefined => {
@@ -94,6 +107,7 @@ export function createEngine(deps: EngineDeps): EngineApi {
       clusterStore.remove(clusterId);
       secretStore.delete(clusterId);
       connections.forget(clusterId);
+      await watcher.forgetCluster(clusterId);
     },
 
     async getClusterOverview(clusterId) {
@@ -107,7 +121,10 @@ export function createEngine(deps: EngineDeps): EngineApi {
     },
 
     async getJobGraph(clusterId, jobId) {
-      return fetchJobGraph(connection(clusterId).client, clusterId, requireId(jobId, 'job'));
+      const graph = await fetchJobGraph(connection(clusterId).client, clusterId, requireId(jobId, 'job'));
+      // A page showing a job keeps it watched: its history fills in the background while the operator looks.
+      if (!ENDED_STATES.has(graph.state)) await watcher.watch(clusterId, jobId, { jobName: graph.name });
+      return graph;
     },
 
     async getVertexSubtasks(clusterId, jobId, vertexId) {
@@ -129,6 +146,20 @@ export function createEngine(deps: EngineDeps): EngineApi {
       const back = result.restartsAt !== null ? `; a new TaskManager registers at ${new Date(result.restartsAt).toLocaleTimeString()}` : '';
       return { message: `TaskManager ${result.killed} killed; ${jobs}${back}.` };
     },
+
+    async listWatches() {
+      return watcher.list().map((w) => ({ ...w }));
+    },
+
+    async setJobPinned(clusterId, jobId, pinned) {
+      findCluster(clusterId);
+      if (typeof pinned !== 'boolean') throw new EngineError('invalid-input', 'Pin or unpin: `pinned` must be true or false.');
+      if (pinned) return { ...(await watcher.watch(clusterId, requireId(jobId, 'job'), { pinned: true })) };
+      const existing = deps.history.watches.get(clusterId, requireId(jobId, 'job'));
+      return existing ? { ...(await watcher.watch(clusterId, jobId, { pinned: false })) } : null;
+    },
+
+    close: () => watcher.stop(),
   };
 }
 

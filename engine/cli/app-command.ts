@@ -84,7 +84,7 @@ async function runWebMode(port: number, options: AppOptions): Promise<void> {
   if (localEngine) process.stdout.write(`Local engine (scenario ${options.engineScenario}): ${localEngine.url}\n`);
   process.stdout.write(`Flink Ops Console (web mode): ${server.url}\n`);
   await new Promise<void>((resolve) => {
-    const stop = () => void Promise.all([server.close(), localEngine?.stop()]).then(() => resolve());
+    const stop = () => void Promise.all([server.close(), engine.close(), localEngine?.stop()]).then(() => resolve());
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

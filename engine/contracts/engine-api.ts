@@ -164,6 +164,21 @@ export interface TaskManagerView {
   lastHeartbeat: number | null;
 }
 
+/**
+ * A job the engine samples into its history in the background: opened recently (kept while a page shows it) or
+ * pinned by the operator (kept until unpinned or the job ends). Watches survive a restart of the app.
+ */
+export interface JobWatch {
+  clusterId: string;
+  jobId: string;
+  jobName: string;
+  pinned: boolean;
+  /** Sampling interval asked for; null = the cluster's metrics fetch interval (never faster than that). */
+  intervalMs: number | null;
+  createdAt: number;
+  lastOpenedAt: number;
+}
+
 export interface AppInfo {
   mode: 'electron' | 'web';
   /** 'encrypted': OS-backed (Electron safeStorage); 'memory': secrets are kept in memory only and asked again after a restart. */
@@ -219,6 +234,10 @@ export interface EngineApi {
    * fail over through their restart strategy. Refused for any other cluster.
    */
   killTaskManager(clusterId: string, taskManagerId: string): Promise<{ message: string }>;
+  /** The jobs sampled in the background into the history store. */
+  listWatches(): Promise<JobWatch[]>;
+  /** Pins a job (watched until unpinned or it ends) or unpins it (then watched only while a page shows it). */
+  setJobPinned(clusterId: string, jobId: string, pinned: boolean): Promise<JobWatch | null>;
 }
 
 export type EngineMethod = keyof EngineApi;
@@ -236,6 +255,8 @@ export const ENGINE_METHODS = [
   'getVertexSubtasks',
   'listTaskManagers',
   'killTaskManager',
+  'listWatches',
+  'setJobPinned',
 ] as const satisfies readonly EngineMethod[];
 
 /** What a bridge returns for one call. */

@@ -125,6 +125,10 @@ const IOMetrics = z.object({
   'write-bytes': z.number().optional(),
   'read-records': z.number().optional(),
   'write-records': z.number().optional(),
+  /** ms since the subtask started (Flink 1.17+); busy time is a double on the wire, the other two integers. */
+  'accumulated-busy-time': z.number().optional(),
+  'accumulated-backpressured-time': z.number().optional(),
+  'accumulated-idle-time': z.number().optional(),
 });
 
 /** `GET /jobs/:jobid/vertices/:vid` (JobVertexDetailsInfo). `host` became `endpoint` in Flink 2.x: both are read. */
@@ -177,6 +181,26 @@ export const TaskManagersInfo = z.object({
       timeSinceLastHeartbeat: z.number().optional(),
     }),
   ),
+});
+
+const CheckpointStatsHead = z.object({
+  id: z.number().int(),
+  status: z.string(),
+  is_savepoint: z.boolean().optional(),
+  trigger_timestamp: z.number(),
+});
+
+/** `GET /jobs/:jobid/checkpoints` (CheckpointingStatistics): what the sampler needs of it each sample. */
+export const CheckpointingStatistics = z.object({
+  counts: z.object({ restored: count, total: count, in_progress: count, completed: count, failed: count }),
+  latest: z
+    .object({
+      completed: CheckpointStatsHead.nullable().optional(),
+      savepoint: CheckpointStatsHead.nullable().optional(),
+      failed: CheckpointStatsHead.nullable().optional(),
+    })
+    .optional(),
+  history: z.array(CheckpointStatsHead).optional(),
 });
 
 /** The local engine's own `POST /local-engine/v1/taskmanagers/:tmid/kill` (not a Flink endpoint). */

@@ -34,6 +34,11 @@ export type RateColumn = (typeof RATE_COLUMNS)[number];
 
 export interface SubtaskColumns {
   counters: Record<CounterColumn, Float64Array>;
+  /**
+   * When these counter values were first seen (epoch ms). The JobManager refreshes metrics on its own schedule, so
+   * two samples can show the same values; rates divide by the time between first sightings, not between samples.
+   */
+  countersSince: Float64Array;
   rates: Record<RateColumn, Float32Array>;
   /** Epoch ms of the current input watermark; NaN when there is none (yet). */
   watermark: Float64Array;
@@ -122,6 +127,7 @@ export function emptySubtaskColumns(parallelism: number): SubtaskColumns {
   const float32 = () => new Float32Array(parallelism).fill(Number.NaN);
   return {
     counters: Object.fromEntries(COUNTER_COLUMNS.map((c) => [c, float64()])) as Record<CounterColumn, Float64Array>,
+    countersSince: float64(),
     rates: Object.fromEntries(RATE_COLUMNS.map((c) => [c, float32()])) as Record<RateColumn, Float32Array>,
     watermark: float64(),
     checkpointedBytes: float64(),
@@ -139,7 +145,7 @@ export function columnBytes(sample: Pick<JobSample, 'vertices'>): number {
     if (!s) continue;
     for (const c of COUNTER_COLUMNS) bytes += s.counters[c].byteLength;
     for (const c of RATE_COLUMNS) bytes += s.rates[c].byteLength;
-    bytes += s.watermark.byteLength + s.checkpointedBytes.byteLength + s.attempt.byteLength + s.state.byteLength + s.taskManager.byteLength;
+    bytes += s.countersSince.byteLength + s.watermark.byteLength + s.checkpointedBytes.byteLength + s.attempt.byteLength + s.state.byteLength + s.taskManager.byteLength;
   }
   return bytes;
 }

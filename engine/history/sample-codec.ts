@@ -14,7 +14,7 @@ import {
  *
  *   u32 header length | header (UTF-8 JSON) | padding to 8 | f64 columns | f32 columns | i32 columns | u8 column
  */
-const F64_COLUMNS = [...COUNTER_COLUMNS, 'watermark', 'checkpointedBytes'] as const;
+const F64_COLUMNS = [...COUNTER_COLUMNS, 'countersSince', 'watermark', 'checkpointedBytes'] as const;
 const F32_COLUMNS = RATE_COLUMNS;
 const I32_COLUMNS = ['attempt', 'taskManager'] as const;
 
@@ -68,11 +68,11 @@ export function decodeVertexSample(bytes: Uint8Array): VertexSample {
   const counters = Object.fromEntries(COUNTER_COLUMNS.map((c) => [c, f64[c]])) as Record<CounterColumn, Float64Array>;
   return {
     ...header,
-    subtasks: { counters, rates, watermark: f64.watermark, checkpointedBytes: f64.checkpointedBytes, attempt, taskManager, state },
+    subtasks: { counters, countersSince: f64.countersSince, rates, watermark: f64.watermark, checkpointedBytes: f64.checkpointedBytes, attempt, taskManager, state },
   };
 }
 
 function f64Of(subtasks: SubtaskColumns, column: (typeof F64_COLUMNS)[number]): Float64Array {
-  if (column === 'watermark' || column === 'checkpointedBytes') return subtasks[column];
+  if (column === 'countersSince' || column === 'watermark' || column === 'checkpointedBytes') return subtasks[column];
   return subtasks.counters[column];
 }

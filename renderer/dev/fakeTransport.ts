@@ -126,7 +126,8 @@ function check(input: ClusterInput) {
   return { flinkVersion: '2.2.1', flinkRevision: 'a1b2c3d', metricsFetchIntervalMs: 10_000, versionSupported: true };
 }
 
-const handlers: Record<EngineMethod, (...args: never[]) => unknown> = {
+/** The calls the fake answers; the others fail as an engine error would, so the page shows how it copes. */
+const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
   getAppInfo: () => ({ mode: 'web', secretStorage: 'memory', version: '0.1.0-dev' }),
   listClusters: () => clusters,
   checkCluster: (input: ClusterInput) => check(input),
@@ -207,7 +208,8 @@ export function fakeTransport(): Transport {
   return async (method, args): Promise<BridgeResponse> => {
     await delay(method === 'saveCluster' || method === 'checkCluster' ? 500 : 150);
     try {
-      const handler = handlers[method] as (...a: unknown[]) => unknown;
+      const handler = handlers[method] as ((...a: unknown[]) => unknown) | undefined;
+      if (!handler) throw new Fail({ kind: 'internal', message: `The development fake does not answer ${method}.` });
       return { ok: true, value: (await handler(...args)) ?? null };
     } catch (error) {
       if (error instanceof Fail) return { ok: false, error: error.info };

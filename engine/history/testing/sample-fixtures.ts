@@ -24,6 +24,7 @@ export function syntheticSample(options: { clusterId?: string; jobId?: string; t
       const subtasks = emptySubtaskColumns(parallelism);
       for (let i = 0; i < parallelism; i++) {
         COUNTER_COLUMNS.forEach((c, k) => (subtasks.counters[c][i] = t * 10 + v * 100 + i + k));
+        subtasks.countersSince[i] = t;
         RATE_COLUMNS.forEach((c, k) => (subtasks.rates[c][i] = (v + i + k) % 1000));
         subtasks.watermark[i] = i === 0 ? Number.NaN : t - 1000;
         subtasks.checkpointedBytes[i] = 4096 * (i + 1);

@@ -1,0 +1,141 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect, createClient, type ClusterConnection } from '../clusters/cluster-connections.ts';
+import { HistoryStore } from '../history/history-store.ts';
+import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
+import { tempDirs } from '../local/testing/engine-test-kit.ts';
+import { ManualClock } from '../local/time/clock.ts';
+import { JobWatcher } from './job-watcher.ts';
+
+const dirs = tempDirs('flink-ops-watcher-');
+const T0 = Date.UTC(2026, 10, 30, 3, 0, 0);
+let handle: LocalEngineHandle;
+let jobId: string;
+let store: HistoryStore;
+
+const connectionTo = (url: string): ClusterConnection =>
+  connect(createClient({ name: 'local', url, auth: { kind: 'none' }, timeoutMs: 5_000 }, undefined));
+
+beforeAll(async () => {
+  // The seed scenario on a manual clock: deterministic figures, and time moves only when the test says.
+  handle = await startLocalEngine({
+    port: 0,
+    time: 'manual',
+    clock: new ManualClock(T0),
+    scenario: 'hot-tenant',
+    restartStrategy: 'fixed-delay',
+    restartAttempts: 5,
+    restartDelayMs: 1_000,
+  });
+  jobId = [...handle.engine.cluster.jobs.keys()][0];
+  handle.engine.advance(60_000); // past the shift at 30 s: acme's subtask saturates
+});
+
+afterAll(async () => {
+  await handle?.close();
+  dirs.removeAll();
+});
+
+afterEach(async () => {
+  await store?.close();
+});
+
+describe('sampling a job into the history', () => {
+  it('takes 2V + 2 requests whatever the parallelism, and its rates show the saturated tenant-cost subtask', async () => {
+    store = HistoryStore.open(dirs.make(), { now: () => handle.engine.now() });
+    const watcher = new JobWatcher({ history: store, connection: () => connectionTo(handle.url), now: () => handle.engine.now() });
+    await watcher.sampleNow('local', jobId);
+    handle.engine.advance(10_000);
+    const sample = (await watcher.sampleNow('local', jobId))!;
+
+    expect(sample.requests).toBeLessThanOrEqual(2 * sample.vertices.length + 2);
+    const tenantCost = sample.vertices.find((v) => v.name.includes('tenant-cost'))!;
+    expect(tenantCost.parallelism).toBe(32);
+    const busy = Array.from(tenantCost.subtasks!.rates.busyTimeMsPerSecond);
+    const hottest = busy.indexOf(Math.max(...busy));
+    expect(hottest).toBe(12); // acme's key group is owned by subtask 12 at parallelism 32 (see hot-tenant.yaml)
+    expect(busy[12]).toBeGreaterThan(900);
+    const others = busy.filter((_, i) => i !== 12).sort((a, b) => a - b);
+    expect(others[others.length >> 1]).toBeLessThan(100);
+    expect(Math.max(...Array.from(tenantCost.subtasks!.rates.recordsInPerSecond))).toBeGreaterThan(200);
+
+    const stored = store.samples.window('local', jobId, -Infinity, Infinity);
+    expect(stored.map((s) => s.t)).toEqual([T0 + 60_000, T0 + 70_000]);
+    expect(stored[1].vertices.find((v) => v.id === tenantCost.id)!.subtasks!.rates.busyTimeMsPerSecond[12]).toBeCloseTo(busy[12], 3);
+  });
+
+  it('records an unreachable cluster as a gap and a failover as a restart, never as zeros', async () => {
+    store = HistoryStore.open(dirs.make(), { now: () => handle.engine.now() });
+    let connection = connectionTo(handle.url);
+    const watcher = new JobWatcher({ history: store, connection: () => connection, now: () => handle.engine.now() });
+    await watcher.sampleNow('local', jobId);
+
+    connection = connectionTo('http://127.0.0.1:1'); // nothing listens there
+    handle.engine.advance(10_000);
+    await watcher.sampleNow('local', jobId);
+    handle.engine.advance(10_000);
+    await watcher.sampleNow('local', jobId);
+
+    connection = connectionTo(handle.url);
+    const tm = handle.engine.cluster.taskManagers[0].id;
+    const kill = await fetch(`${handle.url}/local-engine/v1/taskmanagers/${tm}/kill`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(kill.status).toBe(200);
+    handle.engine.advance(10_000);
+    await watcher.sampleNow('local', jobId); // restarting: the job waits for the killed TaskManager's slots
+    handle.engine.advance(15_000);
+    await watcher.sampleNow('local', jobId); // running again, every subtask on a new attempt
+
+    const kinds = store.events.list('local', jobId).map((e) => e.kind);
+    expect(kinds).toEqual(['gap-started', 'gap-ended', 'job-state', 'job-state', 'job-restarted']);
+    expect(store.events.list('local', jobId)[0].message).toMatch(/^No sample: Connection refused/);
+    // Nothing stored for the 20 s without an answer: a gap, not zeros.
+    const times = store.samples.heads('local', jobId, -Infinity, Infinity).map((h) => h.t);
+    expect(times.map((t) => t - times[0])).toEqual([0, 30_000, 45_000]);
+    const latest = store.samples.latest('local', jobId)!;
+    expect(latest.jobState).toBe('RUNNING');
+    expect(Math.min(...latest.vertices.flatMap((v) => Array.from(v.subtasks!.attempt)))).toBe(1);
+  });
+
+  it('ends the watch of a job the cluster no longer knows, and keeps the events', async () => {
+    store = HistoryStore.open(dirs.make());
+    const watcher = new JobWatcher({ history: store, connection: () => connectionTo(handle.url) });
+    const gone = 'f'.repeat(32);
+    await store.watches.put({ clusterId: 'local', jobId: gone, jobName: 'old', pinned: true, intervalMs: null, createdAt: 0, lastOpenedAt: 0 });
+    await watcher.sampleNow('local', gone);
+    expect(store.watches.list()).toEqual([]);
+    expect(store.events.list('local', gone).map((e) => e.kind)).toEqual(['job-gone', 'watch-stopped']);
+  });
+});
+
+describe('watching in the background', () => {
+  it('samples at the cluster\'s metrics fetch interval, and resumes a persisted watch after a restart of the app', async () => {
+    const fast = await startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(T0), flinkConfiguration: { 'metrics.fetcher.update-interval': '300 ms' } });
+    const fastJob = [...fast.engine.cluster.jobs.keys()][0];
+    const dir = dirs.make();
+    try {
+      store = HistoryStore.open(dir);
+      const first = new JobWatcher({ history: store, connection: () => connectionTo(fast.url) });
+      await first.watch('local', fastJob, { pinned: true, jobName: 'gatewaymeter' });
+      await until(() => store.samples.heads('local', fastJob, -Infinity, Infinity).length >= 3);
+      await first.stop();
+      const afterStop = store.samples.heads('local', fastJob, -Infinity, Infinity).map((h) => h.t);
+      const gaps = afterStop.slice(1).map((t, i) => t - afterStop[i]);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(300 - 5); // never faster than the fetch interval
+
+      const restarted = new JobWatcher({ history: store, connection: () => connectionTo(fast.url) });
+      restarted.start();
+      await until(() => store.samples.heads('local', fastJob, -Infinity, Infinity).length >= afterStop.length + 2);
+      await restarted.stop();
+      expect(store.watches.list()).toEqual([expect.objectContaining({ jobId: fastJob, pinned: true })]);
+    } finally {
+      await fast.close();
+    }
+  });
+});
+
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('Condition not met in time.');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,217 @@
+import type { ClusterConnection } from '../clusters/cluster-connections.ts';
+import { EngineError } from '../flink-rest/errors.ts';
+import type { HistoryStore } from '../history/history-store.ts';
+import type { HistoryEvent } from '../history/event-log.ts';
+import type { JobSample } from '../history/job-sample.ts';
+import type { Watch } from '../history/watch-list.ts';
+import { eventsBetween } from './sample-events.ts';
+import { sampleJob } from './sample-job.ts';
+
+/** Flink's terminal job states: a job in one of these will not change again. */
+const TERMINAL_STATES = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
+
+export interface JobWatcherOptions {
+  history: HistoryStore;
+  /** The connection of a cluster by id; throws when the cluster is gone (removed from the app). */
+  connection(clusterId: string): ClusterConnection;
+  /** An unpinned watch ends this long after the last page that showed the job. @default 15 min */
+  openWatchIdleMs?: number;
+  /** Called after each stored sample (the checkpoint history hooks in here). */
+  onSample?: (sample: JobSample, connection: ClusterConnection) => Promise<void> | void;
+  now?: () => number;
+}
+
+interface Running {
+  timer: ReturnType<typeof setTimeout> | undefined;
+  previous: JobSample | undefined;
+  /** Epoch ms of the first failed sample of the current gap; undefined while the cluster answers. */
+  gapSince: number | undefined;
+  inFlight: Promise<void> | undefined;
+  stopped: boolean;
+}
+
+/**
+ * Samples watched jobs in the background, one loop per job, at the cluster's metrics fetch interval (never faster;
+ * a watch may ask for slower), whether or not a page is open. A sample that has not finished is never overlapped by
+ * the next. An unreachable cluster or a 5xx is a gap (an event, never zeros); the loop goes on. A job that ends gets
+ * a last sample and its watch ends; so does a job the cluster no longer knows.
+ */
+export class JobWatcher {
+  private readonly running = new Map<string, Running>();
+  private readonly now: () => number;
+  private readonly openWatchIdleMs: number;
+
+  constructor(private readonly options: JobWatcherOptions) {
+    this.now = options.now ?? Date.now;
+    this.openWatchIdleMs = options.openWatchIdleMs ?? 15 * 60_000;
+  }
+
+  /** Resumes the watches persisted by an earlier run of the app. */
+  start(): void {
+    for (const watch of this.options.history.watches.list()) this.run(watch);
+  }
+
+  /**
+   * Starts (or refreshes) a watch. `open` is a page showing the job: it keeps an unpinned watch alive.
+   * `pinned` set to true or false pins or unpins; undefined leaves it as it is.
+   */
+  async watch(clusterId: string, jobId: string, options: { jobName?: string; pinned?: boolean; intervalMs?: number | null } = {}): Promise<Watch> {
+    const existing = this.options.history.watches.get(clusterId, jobId);
+    const now = this.now();
+    const watch: Watch = {
+      clusterId,
+      jobId,
+      jobName: options.jobName ?? existing?.jobName ?? jobId,
+      pinned: options.pinned ?? existing?.pinned ?? false,
+      intervalMs: options.intervalMs !== undefined ? options.intervalMs : (existing?.intervalMs ?? null),
+      createdAt: existing?.createdAt ?? now,
+      lastOpenedAt: now,
+    };
+    await this.options.history.watches.put(watch);
+    if (!existing) await this.record({ clusterId, jobId, t: now, kind: 'watch-started', message: watch.pinned ? 'Watched: pinned by the operator.' : 'Watched: the job was opened.' });
+    this.run(watch);
+    return watch;
+  }
+
+  /** Ends a watch; its history stays. */
+  async unwatch(clusterId: string, jobId: string, why = 'The operator stopped watching the job.'): Promise<void> {
+    this.halt(clusterId, jobId);
+    if (!this.options.history.watches.get(clusterId, jobId)) return;
+    await this.options.history.watches.remove(clusterId, jobId);
+    await this.record({ clusterId, jobId, t: this.now(), kind: 'watch-stopped', message: why });
+  }
+
+  /** Ends every watch of a cluster (it was removed from the app). */
+  async forgetCluster(clusterId: string): Promise<void> {
+    for (const w of this.options.history.watches.list()) if (w.clusterId === clusterId) await this.unwatch(clusterId, w.jobId, 'The cluster was removed from the app.');
+  }
+
+  list(): Watch[] {
+    return this.options.history.watches.list();
+  }
+
+  /** Takes one sample now (tests, and the CLI's `--window` sampling), storing it as the loop would. */
+  async sampleNow(clusterId: string, jobId: string): Promise<JobSample | undefined> {
+    const state = this.stateOf(clusterId, jobId);
+    await state.inFlight;
+    state.inFlight = this.tick(clusterId, jobId, state);
+    await state.inFlight;
+    state.inFlight = undefined;
+    return state.previous;
+  }
+
+  /** Stops every loop (the app quits); the watches stay persisted and resume on the next start. */
+  async stop(): Promise<void> {
+    const pending = [...this.running.values()].map((r) => r.inFlight);
+    for (const key of [...this.running.keys()]) this.halt(...(key.split('\u0000') as [string, string]));
+    await Promise.allSettled(pending);
+  }
+
+  private run(watch: Watch): void {
+    const state = this.stateOf(watch.clusterId, watch.jobId);
+    if (state.timer !== undefined || state.inFlight) return;
+    this.schedule(watch.clusterId, watch.jobId, state, 0);
+  }
+
+  private stateOf(clusterId: string, jobId: string): Running {
+    const key = `${clusterId}\u0000${jobId}`;
+    let state = this.running.get(key);
+    if (!state) {
+      state = { timer: undefined, previous: this.options.history.samples.latest(clusterId, jobId), gapSince: undefined, inFlight: undefined, stopped: false };
+      this.running.set(key, state);
+    }
+    return state;
+  }
+
+  private halt(clusterId: string, jobId: string): void {
+    const key = `${clusterId}\u0000${jobId}`;
+    const state = this.running.get(key);
+    if (!state) return;
+    state.stopped = true;
+    if (state.timer !== undefined) clearTimeout(state.timer);
+    this.running.delete(key);
+  }
+
+  private schedule(clusterId: string, jobId: string, state: Running, delayMs: number): void {
+    state.timer = setTimeout(() => {
+      state.timer = undefined;
+      if (state.stopped) return;
+      const started = this.now();
+      state.inFlight = this.tick(clusterId, jobId, state).finally(() => (state.inFlight = undefined));
+      void state.inFlight.then(async () => {
+        if (state.stopped) return;
+        const interval = await this.intervalOf(clusterId, jobId);
+        this.schedule(clusterId, jobId, state, Math.max(0, interval - (this.now() - started)));
+      });
+    }, delayMs);
+    state.timer.unref?.();
+  }
+
+  /** The watch's interval, never below the cluster's metrics fetch interval. */
+  private async intervalOf(clusterId: string, jobId: string): Promise<number> {
+    const asked = this.options.history.watches.get(clusterId, jobId)?.intervalMs ?? 0;
+    try {
+      const { metricsFetchIntervalMs } = await this.options.connection(clusterId).check();
+      return Math.max(asked, metricsFetchIntervalMs);
+    } catch {
+      return Math.max(asked, 10_000);
+    }
+  }
+
+  /** One sample: stored with its events, or a gap; ends the watch when the job ended or is gone. Never throws. */
+  private async tick(clusterId: string, jobId: string, state: Running): Promise<void> {
+    const watch = this.options.history.watches.get(clusterId, jobId);
+    if (watch && !watch.pinned && this.now() - watch.lastOpenedAt > this.openWatchIdleMs) {
+      await this.unwatch(clusterId, jobId, 'No page has shown the job for a while and it is not pinned.');
+      return;
+    }
+    let connection: ClusterConnection;
+    let sample: JobSample;
+    try {
+      connection = this.options.connection(clusterId);
+      sample = await sampleJob(connection.client, clusterId, jobId, state.previous, this.now);
+    } catch (error) {
+      await this.onFailure(clusterId, jobId, state, error);
+      return;
+    }
+    if (state.gapSince !== undefined) {
+      const seconds = Math.round((sample.t - state.gapSince) / 1000);
+      await this.record({ clusterId, jobId, t: sample.t, kind: 'gap-ended', message: `The cluster answers again after ${seconds} s without samples.` });
+      state.gapSince = undefined;
+    }
+    for (const event of eventsBetween(state.previous, sample)) await this.record(event);
+    await this.options.history.samples.append(sample);
+    state.previous = sample;
+    try {
+      await this.options.onSample?.(sample, connection);
+    } catch {
+      // What hooks in (checkpoint details) records its own failures; the sample is stored either way.
+    }
+    if (TERMINAL_STATES.has(sample.jobState) && watch) {
+      await this.unwatch(clusterId, jobId, `The job ended (${sample.jobState}): its history stays viewable.`);
+    }
+  }
+
+  private async onFailure(clusterId: string, jobId: string, state: Running, error: unknown): Promise<void> {
+    const info = error instanceof EngineError ? error.info : { kind: 'internal' as const, message: String(error) };
+    const t = this.now();
+    if (info.kind === 'not-found' && info.status === 404) {
+      await this.record({ clusterId, jobId, t, kind: 'job-gone', message: `The cluster no longer knows the job (${info.message}); its history stays viewable.` });
+      await this.unwatch(clusterId, jobId, 'The job is gone from the cluster.');
+      return;
+    }
+    if (info.kind === 'not-found') {
+      // The cluster itself was removed from the app.
+      await this.unwatch(clusterId, jobId, info.message);
+      return;
+    }
+    if (state.gapSince === undefined) {
+      state.gapSince = t;
+      await this.record({ clusterId, jobId, t, kind: 'gap-started', message: `No sample: ${info.message}` });
+    }
+  }
+
+  private async record(event: HistoryEvent): Promise<void> {
+    await this.options.history.events.append(event);
+  }
+}

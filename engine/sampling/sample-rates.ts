@@ -1,0 +1,59 @@
+import { COUNTER_COLUMNS, stateCode, type CounterColumn, type JobSample, type RateColumn, type SubtaskColumns } from '../history/job-sample.ts';
+
+/** Rate columns from counter columns: records and bytes per second; the accumulated times in ms per second. */
+const RATE_OF: Array<[RateColumn, CounterColumn, 'count' | 'time']> = [
+  ['recordsInPerSecond', 'recordsIn', 'count'],
+  ['recordsOutPerSecond', 'recordsOut', 'count'],
+  ['bytesInPerSecond', 'bytesIn', 'count'],
+  ['bytesOutPerSecond', 'bytesOut', 'count'],
+  ['busyTimeMsPerSecond', 'accumulatedBusyMs', 'time'],
+  ['backPressuredTimeMsPerSecond', 'accumulatedBackPressuredMs', 'time'],
+  ['idleTimeMsPerSecond', 'accumulatedIdleMs', 'time'],
+];
+
+const RUNNING = stateCode('RUNNING');
+
+/**
+ * Pure: fills `current`'s rates from the counters of `previous` and `current`, and returns it.
+ *
+ * The JobManager refreshes metrics on its own schedule (`metrics.fetcher.update-interval`), so a sample can show the
+ * same counters as the one before: then the previous rates stand, and the next change is divided by the time since
+ * those counters were first seen — never a 0 followed by a double. A new attempt, a counter going backwards, a
+ * subtask not running or counters unchanged for longer than `staleAfterMs` give no rate (NaN), never a made-up one.
+ */
+export function withRates(previous: JobSample | undefined, current: JobSample, staleAfterMs = 60_000): JobSample {
+  const before = new Map(previous?.vertices.map((v) => [v.id, v]));
+  for (const vertex of current.vertices) {
+    const now = vertex.subtasks;
+    if (!now) continue;
+    const then = before.get(vertex.id)?.subtasks;
+    const comparable = then && then.attempt.length === now.attempt.length ? then : undefined;
+    for (let k = 0; k < now.attempt.length; k++) fillSubtask(comparable, now, k, current.t, staleAfterMs);
+  }
+  return current;
+}
+
+function fillSubtask(then: SubtaskColumns | undefined, now: SubtaskColumns, k: number, t: number, staleAfterMs: number): void {
+  now.countersSince[k] = t;
+  if (!then || then.attempt[k] !== now.attempt[k] || !(then.countersSince[k] <= t)) return;
+  if (now.state[k] !== RUNNING) return;
+  if (COUNTER_COLUMNS.every((c) => sameValue(then.counters[c][k], now.counters[c][k]))) {
+    now.countersSince[k] = then.countersSince[k];
+    if (t - then.countersSince[k] > staleAfterMs) return;
+    for (const [rate] of RATE_OF) now.rates[rate][k] = then.rates[rate][k];
+    return;
+  }
+  const elapsedMs = t - then.countersSince[k];
+  if (elapsedMs <= 0) return;
+  for (const [rate, counter, kind] of RATE_OF) {
+    const delta = now.counters[counter][k] - then.counters[counter][k];
+    // NaN (a counter missing on either side) stays NaN; a counter going backwards was reset: no rate.
+    if (!(delta >= 0)) continue;
+    const perSecond = (delta / elapsedMs) * 1000;
+    now.rates[rate][k] = kind === 'time' ? Math.min(perSecond, 1000) : perSecond;
+  }
+}
+
+function sameValue(a: number, b: number): boolean {
+  return a === b || (Number.isNaN(a) && Number.isNaN(b));
+}
