@@ -98,7 +98,7 @@ function start(): void {
         secretStore: createSecretStore(backend, safeStorage),
         mode: 'electron',
         version,
-        builtInClusters: localEngine ? [localEngineCluster(localEngine.url)] : [],
+        builtInClusters: localEngine ? [localEngineCluster(localEngine.url, localEngine.token)] : [],
       });
       registerEngineIpc(engine, pathToFileURL(PAGE_FILE).href);
 

@@ -12,6 +12,7 @@ export function registerEngineKillTmCommand(program: Command, fetchImpl: typeof 
     .description('Kill a TaskManager of a local engine (engine only): its jobs fail over as on Flink.')
     .requiredOption('--url <url>', 'the local engine, e.g. http://127.0.0.1:8081')
     .requiredOption('--tm <id>', 'the TaskManager ID (GET /taskmanagers)')
+    .addHelpText('after', '\nAn engine started with a token: FLINK_OPS_TOKEN=<token> in the environment.')
     .action(async (options: { url: string; tm: string }) => {
       let base: URL;
       try {
@@ -22,7 +23,14 @@ export function registerEngineKillTmCommand(program: Command, fetchImpl: typeof 
       const target = new URL(`local-engine/v1/taskmanagers/${encodeURIComponent(options.tm)}/kill`, base.href.endsWith('/') ? base.href : `${base.href}/`);
       let response: Response;
       try {
-        response = await fetchImpl(target, { method: 'POST' });
+        const token = process.env.FLINK_OPS_TOKEN;
+        response = await fetchImpl(target, {
+          method: 'POST',
+          // The engine admits JSON writes only, and a token when it was started with one.
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: '{}',
+          signal: AbortSignal.timeout(10_000),
+        });
       } catch (error) {
         throw new CliError(EXIT.clusterUnavailable, `Cannot reach the local engine at ${base.origin}: ${(error as Error).message}.`);
       }
@@ -32,6 +40,9 @@ export function registerEngineKillTmCommand(program: Command, fetchImpl: typeof 
         body = JSON.parse(text);
       } catch {
         body = undefined;
+      }
+      if (response.status === 401) {
+        throw new CliError(EXIT.clusterUnavailable, `The local engine at ${base.origin} needs its token: set FLINK_OPS_TOKEN (the engine printed how).`);
       }
       if (response.status === 404 && (body as { errors?: string[] })?.errors?.[0]?.includes('Could not find TaskExecutor')) {
         throw new CliError(EXIT.failure, `No TaskManager ${options.tm} in the engine at ${base.origin} (see GET /taskmanagers).`);
