@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../../cli/cli-error.ts';
+import { printable } from '../../cli/terminal-text.ts';
 
 /**
  * `flink-ops engine-kill-tm --url URL --tm ID`: kills a TaskManager of a running local engine (its engine-only
@@ -53,6 +54,6 @@ export function registerEngineKillTmCommand(program: Command, fetchImpl: typeof 
       const result = body as { killed: string; failedJobs: string[]; restartsAt: number | null };
       const jobs = result.failedJobs.length > 0 ? `jobs failing over: ${result.failedJobs.join(', ')}` : 'it ran no job';
       const back = result.restartsAt !== null ? `; a new TaskManager registers at ${new Date(result.restartsAt).toISOString()}` : '';
-      process.stdout.write(`TaskManager ${result.killed} killed; ${jobs}${back}.\n`);
+      process.stdout.write(printable(`TaskManager ${result.killed} killed; ${jobs}${back}.`) + '\n');
     });
 }
