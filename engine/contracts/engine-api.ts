@@ -226,7 +226,7 @@ export interface EngineApi {
   removeCluster(clusterId: string): Promise<void>;
   getClusterOverview(clusterId: string): Promise<ClusterOverview>;
   listJobs(clusterId: string): Promise<JobSummary[]>;
-  /** One refresh of the job page's graph: 1 + V requests for V vertices. */
+  /** One refresh of the job page's graph: 1 + V requests for V running vertices (at most 1 + 200: larger jobs are sampled in turns). */
   getJobGraph(clusterId: string, jobId: string): Promise<JobGraph>;
   /** One refresh of a vertex's subtasks table: 3 requests whatever the parallelism. */
   getVertexSubtasks(clusterId: string, jobId: string, vertexId: string): Promise<VertexSubtasks>;
