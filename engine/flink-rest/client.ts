@@ -36,6 +36,11 @@ export interface RequestOptions {
   tally?: TrafficStats;
   /** A JSON body (writes). Writes always send one, `{}` when there is nothing to say. */
   body?: unknown;
+  /**
+   * The caller's own deadline over several requests (one refresh): once it passes, requests still waiting their turn
+   * are not sent and requests in flight end, each with a `timeout` error.
+   */
+  signal?: AbortSignal;
 }
 
 /** Redirects followed within the cluster's own origin (a proxy adding a slash, a moved path). */
@@ -74,7 +79,8 @@ export class FlinkRestClient {
   private readonly origin: string;
   private readonly http: AxiosInstance;
   private readonly limit: LimitFunction;
-  private readonly timeoutMs: number;
+  /** The deadline of one request. */
+  readonly timeoutMs: number;
 
   constructor(options: FlinkClientOptions) {
     this.baseUrl = parseClusterUrl(options.baseUrl);
@@ -107,6 +113,9 @@ export class FlinkRestClient {
   request<R>(spec: EndpointSpec<R>, params: Record<string, string> = {}, query?: Record<string, string>, options: RequestOptions = {}): Promise<R> {
     const endpoint = `${spec.method} ${spec.path}`;
     return this.limit(async () => {
+      if (options.signal?.aborted) {
+        throw new EngineError('timeout', `${endpoint} on ${this.baseUrl} was not sent: the deadline of the refresh it belongs to passed while it waited its turn.`, { endpoint });
+      }
       const { text, contentType } = await this.exchange(spec, fillPath(spec.path, params), query, options, endpoint);
       const data = this.validate(spec.response, parseJson(text, contentType, endpoint, this.baseUrl), endpoint);
       this.checkEcho(spec, params, data, endpoint);
@@ -124,6 +133,8 @@ export class FlinkRestClient {
   ): Promise<{ text: string; contentType: string }> {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+    const callerGaveUp = () => deadline.abort();
+    options.signal?.addEventListener('abort', callerGaveUp, { once: true });
     const maxBytes = spec.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const count = (bytes: number, requests: number) => {
       for (const stats of [this.stats, options.tally]) {
@@ -175,6 +186,7 @@ export class FlinkRestClient {
       }
     } finally {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', callerGaveUp);
     }
   }
 

@@ -290,6 +290,18 @@ describe('the job graph of a big job', () => {
     expect(result!.vertices.filter((v) => v.busyTimeMsPerSecond !== null)).toHaveLength(19);
   });
 
+  it('200 vertices whose metrics never come: the refresh still ends after two deadlines, not 50', async () => {
+    const { server, metricRequests } = await bigJob(200, () => true);
+    const { millis, result } = await timed(fetchJobGraph(new FlinkRestClient({ baseUrl: server.url, timeoutMs: 300 }), 'c', JOB));
+    expect(millis).toBeLessThan(2 * 300 * 1.1 + 200);
+    expect(result!.vertices).toHaveLength(200);
+    expect(result!.vertices.every((v) => v.metricsUnavailable !== undefined)).toBe(true);
+    expect(result!.vertices.filter((v) => /got no answer within 300 ms/.test(v.metricsUnavailable!))).toHaveLength(4);
+    expect(result!.vertices.filter((v) => /was not sent: the deadline of the refresh/.test(v.metricsUnavailable!))).toHaveLength(196);
+    expect(result!.requestCount).toBe(1 + 4);
+    expect(metricRequests()).toBe(4);
+  });
+
   it('"requests this refresh" counts this refresh only, whatever else the client does meanwhile', async () => {
     const { server } = await bigJob(30);
     const client = new FlinkRestClient({ baseUrl: server.url });

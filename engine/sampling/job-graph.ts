@@ -54,7 +54,8 @@ function hasTaskMetrics(status: string): boolean {
  * One refresh of a job page's graph: `GET /jobs/:jobid` (vertices, states and the plan's edges) plus one
  * aggregated metrics request per running vertex (at most {@link MAX_VERTEX_METRIC_REQUESTS}), whatever the
  * parallelism. A vertex whose metrics request fails is shown as "metrics unavailable"; the rest of the graph is not
- * held back by it. `requestCount` counts this call's requests only, whatever else uses the client meanwhile.
+ * held back by it, and the whole refresh takes two request deadlines at most. `requestCount` counts this call's
+ * requests only, whatever else uses the client meanwhile.
  */
 export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, jobId: string): Promise<JobGraph> {
   const tally: TrafficStats = { requests: 0, bytes: 0 };
@@ -69,6 +70,9 @@ export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, 
     for (let i = 0; i < MAX_VERTEX_METRIC_REQUESTS; i++) sampled.add(running[(start + i) % running.length].id);
     turns.next = (start + MAX_VERTEX_METRIC_REQUESTS) % running.length;
   }
+  // All metric requests share one deadline: on a slow cluster the refresh ends after two request deadlines at most
+  // (the details, then the metrics), not after V / concurrency of them; vertices not reached show as unavailable.
+  const metricsDeadline = AbortSignal.timeout(client.timeoutMs);
   const samples = await Promise.all(
     details.vertices.map(async (vertex): Promise<VertexMetricsSample> => {
       if (!hasTaskMetrics(vertex.status)) return [];
@@ -76,7 +80,7 @@ export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, 
         const latest = turns?.latest.get(vertex.id);
         return latest ? { carried: latest.metrics, fetchedAt: latest.fetchedAt } : { unavailable: `Not sampled yet: this job's refreshes ask metrics for ${MAX_VERTEX_METRIC_REQUESTS} of its ${running.length} running vertices in turns.` };
       }
-      const sample = await fetchVertexMetrics(client, jobId, vertex.id, tally);
+      const sample = await fetchVertexMetrics(client, jobId, vertex.id, tally, metricsDeadline);
       if (turns && Array.isArray(sample)) turns.latest.set(vertex.id, { metrics: sample, fetchedAt: Date.now() });
       return sample;
     }),
@@ -89,13 +93,13 @@ export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, 
   };
 }
 
-async function fetchVertexMetrics(client: FlinkRestClient, jobId: string, vertexId: string, tally: TrafficStats): Promise<VertexMetricsSample> {
+async function fetchVertexMetrics(client: FlinkRestClient, jobId: string, vertexId: string, tally: TrafficStats, signal: AbortSignal): Promise<VertexMetricsSample> {
   try {
     return await client.request(
       endpoints.subtaskMetricsAggregated,
       { jobid: jobId, vertexid: vertexId },
       { get: VERTEX_METRICS.join(','), agg: 'min,max,avg,sum' },
-      { tally },
+      { tally, signal },
     );
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
