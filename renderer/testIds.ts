@@ -55,6 +55,9 @@ export const testIds = {
     vertexName: 'vertex-name',
     vertexParallelism: 'vertex-parallelism',
     vertexStatus: 'vertex-status',
+    vertexMetricsUnavailable: 'vertex-metrics-unavailable',
+    metricsSampling: 'job-metrics-sampling',
+    metricsUnavailableCount: 'job-metrics-unavailable-count',
     notFound: 'job-not-found',
   },
   subtasks: {

@@ -13,6 +13,8 @@ export interface ConsoleProcess {
   origin: string;
   /** The bundled local engine's REST URL, when the console was started with it. */
   localEngineUrl?: string;
+  /** Its per-launch token (the engine refuses requests without it), as the console printed it. */
+  localEngineToken?: string;
   dataDir: string;
   output(): string;
   stop(): Promise<void>;
@@ -20,6 +22,7 @@ export interface ConsoleProcess {
 
 const URL_LINE = /^Flink Ops Console \(web mode\): (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)\s*$/m;
 const LOCAL_ENGINE_LINE = /^Local engine \(scenario [\w-]+\): (http:\/\/127\.0\.0\.1:\d+)\s*$/m;
+const LOCAL_ENGINE_TOKEN_LINE = /^Local engine token \(.*\): (\S+)\s*$/m;
 const START_DEADLINE_MS = 45_000;
 
 /**
@@ -69,7 +72,15 @@ export async function startConsole(options: { localEngine?: boolean } = {}): Pro
         reject(error);
       });
     });
-    return { url, origin: new URL(url).origin, localEngineUrl: LOCAL_ENGINE_LINE.exec(stdout)?.[1], dataDir, output, stop };
+    return {
+      url,
+      origin: new URL(url).origin,
+      localEngineUrl: LOCAL_ENGINE_LINE.exec(stdout)?.[1],
+      localEngineToken: LOCAL_ENGINE_TOKEN_LINE.exec(stdout)?.[1],
+      dataDir,
+      output,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -122,5 +133,12 @@ export const test = base.extend<{ withLocalEngine: boolean; consoleProcess: Cons
     expect(problems(), 'the page reported errors (uncaught exceptions or CSP violations)').toEqual([]);
   },
 });
+
+/** A REST call to the console's local engine, with its token, as curl or the CLI would make it. */
+export async function engineJson<T>(proc: ConsoleProcess, path: string): Promise<T> {
+  const response = await fetch(`${proc.localEngineUrl}${path}`, { headers: { authorization: `Bearer ${proc.localEngineToken}` } });
+  if (!response.ok) throw new Error(`GET ${path} on the local engine answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
 
 export { expect };

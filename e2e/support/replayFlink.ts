@@ -21,6 +21,8 @@ export interface ReplayFlink {
   shipStrategies: string[];
   /** While broken, every request answers 500 like a JobManager in trouble. */
   setBroken(broken: boolean): void;
+  /** Answers the requests whose path (with query) matches with this status and Flink error body instead; null clears it. */
+  setFault(fault: { path: RegExp; status: number; message: string } | null): void;
   /** Paths asked for that have no recording (answered 404), for debugging a failing test. */
   misses: string[];
   close(): Promise<void>;
@@ -58,6 +60,7 @@ export async function startReplayFlink(version = '2.2.1'): Promise<ReplayFlink> 
   const shipStrategies = plan.plan.nodes.flatMap((node) => (node.inputs ?? []).map((input) => input.ship_strategy));
 
   let broken = false;
+  let fault: { path: RegExp; status: number; message: string } | null = null;
   const misses: string[] = [];
   const server: Server = createServer((req, res) => {
     const key = requestKey(req.url ?? '/');
@@ -66,6 +69,7 @@ export async function startReplayFlink(version = '2.2.1'): Promise<ReplayFlink> 
       res.end(body);
     };
     if (broken) return send(500, JSON.stringify({ errors: ['Internal server error.', 'replay: broken on purpose'] }));
+    if (fault?.path.test(req.url ?? '')) return send(fault.status, JSON.stringify({ errors: [fault.message] }));
     const recorded = responses.get(key);
     if (recorded) return send(recorded.status, recorded.body);
     misses.push(key);
@@ -81,6 +85,9 @@ export async function startReplayFlink(version = '2.2.1'): Promise<ReplayFlink> 
     shipStrategies,
     setBroken: (value) => {
       broken = value;
+    },
+    setFault: (value) => {
+      fault = value;
     },
     misses,
     close: () =>

@@ -100,7 +100,7 @@ function start(): void {
         history: HistoryStore.open(path.join(app.getPath('userData'), 'history')),
         mode: 'electron',
         version,
-        builtInClusters: localEngine ? [localEngineCluster(localEngine.url)] : [],
+        builtInClusters: localEngine ? [localEngineCluster(localEngine.url, localEngine.token)] : [],
       });
       registerEngineIpc(engine, pathToFileURL(PAGE_FILE).href);
 

@@ -7,7 +7,10 @@ import { MemorySecretStore } from '../clusters/secret-store.ts';
 import type { EngineApi } from '../contracts/engine-api.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { flinkBasics, json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
+import { startLocalEngine } from '../local/start-local-engine.ts';
+import { ManualClock } from '../local/time/clock.ts';
 import { createEngine } from './create-engine.ts';
+import { localEngineCluster } from './local-engine-cluster.ts';
 
 let dataDir: string;
 let server: HostileServer;
@@ -101,5 +104,31 @@ describe('createEngine: saved clusters', () => {
     const engine = newEngine();
     const { cluster } = await engine.saveCluster({ name: 'p', url: server.url, auth: { kind: 'none' } });
     await expect(engine.getJobGraph(cluster.id, '../config')).rejects.toThrow(/not a Flink job id/);
+  });
+});
+
+describe('createEngine: the bundled local engine as a built-in cluster', () => {
+  it('reaches the engine with its per-launch token, which never goes to the secret store', async () => {
+    const token = 'launch-token-0123456789abcdef';
+    const handle = await startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(1_767_225_600_000), token });
+    try {
+      const stored: string[] = [];
+      const secrets = new MemorySecretStore();
+      const recording = { kind: secrets.kind, get: (id: string) => secrets.get(id), set: (id: string, s: string) => (stored.push(id), secrets.set(id, s)), delete: (id: string) => secrets.delete(id) };
+      const engine = createEngine({ clusterStore: openClusterStore(dataDir), secretStore: recording, history: openHistoryStore(dataDir), mode: 'web', version: 'test', builtInClusters: [localEngineCluster(handle.url, token)] });
+      expect(await engine.listClusters()).toEqual([
+        { id: 'local-engine', name: 'Local engine', url: handle.url, auth: { kind: 'bearer', hasSecret: true }, timeoutMs: 10_000, builtIn: true },
+      ]);
+      expect(await engine.getClusterOverview('local-engine')).toMatchObject({ taskManagers: 4, flinkVersion: '2.2.1' });
+      const [tm] = handle.engine.cluster.taskManagers;
+      expect((await engine.killTaskManager('local-engine', tm.id)).message).toMatch(new RegExp(`^TaskManager ${tm.id} killed`));
+      expect(handle.engine.cluster.taskManagers).toHaveLength(3);
+      expect(stored).toEqual([]);
+      expect(readFileSync(path.join(dataDir, 'config.json'), { encoding: 'utf8', flag: 'a+' })).not.toContain(token);
+      // Without the token the engine answers nobody.
+      expect((await fetch(`${handle.url}/overview`)).status).toBe(401);
+    } finally {
+      await handle.close();
+    }
   });
 });

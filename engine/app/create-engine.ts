@@ -19,7 +19,23 @@ export interface EngineDeps {
   mode: 'electron' | 'web';
   version: string;
   /** Clusters the app provides itself (the local engine): listed first, never saved, never edited. */
-  builtInClusters?: StoredCluster[];
+  builtInClusters?: BuiltInCluster[];
+}
+
+/** A cluster the app provides itself; its secret (the local engine's per-launch token) lives in memory only. */
+export interface BuiltInCluster extends StoredCluster {
+  secret?: string;
+}
+
+/** The secret store, with the built-in clusters' in-memory secrets in front: those never reach a store that persists. */
+function withBuiltInSecrets(store: SecretStore, builtIns: readonly BuiltInCluster[]): SecretStore {
+  const builtIn = (id: string) => builtIns.find((c) => c.id === id);
+  return {
+    kind: store.kind,
+    get: (id) => (builtIn(id) ? builtIn(id)!.secret : store.get(id)),
+    set: (id, secret) => store.set(id, secret),
+    delete: (id) => store.delete(id),
+  };
 }
 
 /** The engine as its host (the CLI's web mode, Electron's main) holds it: the API plus a way to stop it. */
@@ -39,7 +55,7 @@ const ENDED_STATES = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
 export function createEngine(deps: EngineDeps): Engine {
   const { clusterStore, secretStore } = deps;
   const builtIns = deps.builtInClusters ?? [];
-  const connections = new ClusterConnections(secretStore);
+  const connections = new ClusterConnections(withBuiltInSecrets(secretStore, builtIns));
 
   const findCluster = (clusterId: string): StoredCluster => {
     const cluster = builtIns.find((c) => c.id === clusterId) ?? clusterStore.find(clusterId);
@@ -75,7 +91,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
     async listClusters() {
       return [
-        ...builtIns.map((c) => toClusterConfig(c, false, true)),
+        ...builtIns.map(({ secret, ...c }) => toClusterConfig(c, secret !== undefined, true)),
         ...clusterStore.list().map((c) => toClusterConfig(c, secretStore.get(c.id) !== undefined)),
       ];
     },

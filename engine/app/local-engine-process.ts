@@ -1,15 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+
+/** How the app hands its engine the per-launch token: the environment, which (unlike argv) other users cannot read. */
+export const ENGINE_TOKEN_ENV = 'FLINK_OPS_ENGINE_TOKEN';
 
 const READY = /^Local engine: (http:\/\/127\.0\.0\.1:\d+)\s*$/m;
 
 export interface LocalEngineProcess {
   url: string;
+  /** The per-launch bearer token the engine requires; kept in memory, never written anywhere. */
+  token: string;
   stop(): Promise<void>;
 }
 
 /**
  * Starts the bundled local engine in its own process (`flink-ops engine`), so a busy or crashed engine never
- * blocks or takes down the console, and the console reaches it over Flink's REST API like any cluster.
+ * blocks or takes down the console, and the console reaches it over Flink's REST API like any cluster. It gets a
+ * fresh random token through its environment: only the console (which sends it as the cluster's bearer auth) can
+ * drive it, not another local process or a web page.
  */
 export async function startLocalEngineProcess(options: {
   /** engine/cli/flink-ops.mjs */
@@ -22,10 +30,11 @@ export async function startLocalEngineProcess(options: {
   timeoutMs?: number;
 }): Promise<LocalEngineProcess> {
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const token = randomBytes(24).toString('base64url');
   const child = spawn(options.nodePath ?? process.execPath, [options.binPath, 'engine', '--port', '0', ...(options.args ?? [])], {
     // stdin stays open as a lifeline: the engine exits when it closes (see `flink-ops engine`).
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...(options.env ?? process.env), FLINK_OPS_EXIT_WITH_PARENT: '1' },
+    env: { ...(options.env ?? process.env), FLINK_OPS_EXIT_WITH_PARENT: '1', [ENGINE_TOKEN_ENV]: token },
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -52,7 +61,7 @@ export async function startLocalEngineProcess(options: {
   // Keep draining its output so a chatty engine can never block on a full pipe.
   child.stdout.resume();
   child.stderr.resume();
-  return { url, stop: () => stopProcess(child) };
+  return { url, token, stop: () => stopProcess(child) };
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {

@@ -48,6 +48,30 @@ describe('web mode server', () => {
     expect(body).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
   });
 
+  it('checks the token before reading the body, and answers every error as JSON without a stack', async () => {
+    const post = (body: string, auth?: string) =>
+      fetch(`${base()}/api/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) }, body });
+    const huge = JSON.stringify({ method: 'getAppInfo', args: ['x'.repeat(2 * 1024 * 1024)] });
+    const cases: Array<[string, Response, number, string]> = [
+      ['2 MB without the token', await post(huge), 401, 'unauthorized'],
+      ['bad JSON without the token', await post('{"method": ', 'Bearer nope'), 401, 'unauthorized'],
+      ['2 MB with the token', await post(huge, `Bearer ${token()}`), 413, 'invalid-input'],
+      ['bad JSON with the token', await post('{"method": ', `Bearer ${token()}`), 400, 'invalid-input'],
+      ['a method that is a number', await post('{"method": 42, "args": []}', `Bearer ${token()}`), 400, 'invalid-input'],
+      ['a method that is an object', await post('{"method": {"toString": 1}, "args": []}', `Bearer ${token()}`), 400, 'invalid-input'],
+      ['a body that is an array', await post('[1, 2]', `Bearer ${token()}`), 400, 'invalid-input'],
+      ['bad percent-encoding', await fetch(`${base()}/%E0%A4%A`), 404, 'not-found'],
+      ['an unknown path', await fetch(`${base()}/nothing/here`), 404, 'not-found'],
+    ];
+    for (const [what, response, status, kind] of cases) {
+      const text = await response.text();
+      expect(response.status, what).toBe(status);
+      expect(response.headers.get('content-type'), what).toMatch(/^application\/json/);
+      expect(JSON.parse(text), what).toMatchObject({ ok: false, error: { kind } });
+      expect(text, what).not.toMatch(/<html|<pre|\n\s+at |node_modules|\/engine\//i);
+    }
+  });
+
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const { port } = new URL(server.url);

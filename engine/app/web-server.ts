@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { EngineApi } from '../contracts/engine-api.ts';
+import type { EngineApi, ErrorKind } from '../contracts/engine-api.ts';
 import { dispatchEngineCall } from './dispatch.ts';
 
 export interface WebServerOptions {
@@ -38,7 +38,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`) {
-      res.status(421).send('Misdirected request');
+      refuse(res, 421, 'invalid-input', 'Misdirected request: web mode answers only to 127.0.0.1 and localhost.');
       return;
     }
     res.set({
@@ -52,16 +52,32 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     next();
   });
 
-  app.post('/api/rpc', express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
-    if (!hasToken(req.headers.authorization, token)) {
-      res.status(401).json({ ok: false, error: { kind: 'unauthorized', message: 'Missing or wrong launch token.' } });
+  // The token is checked before the body is read: an unauthenticated request costs a header comparison, nothing more.
+  const requireToken = (req: Request, res: Response, next: NextFunction) => {
+    if (hasToken(req.headers.authorization, token)) next();
+    else refuse(res, 401, 'unauthorized', 'Missing or wrong launch token.');
+  };
+  app.post('/api/rpc', requireToken, express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
+    const body = req.body as { method?: unknown; args?: unknown } | undefined;
+    if (typeof body !== 'object' || body === null || typeof body.method !== 'string') {
+      refuse(res, 400, 'invalid-input', 'An engine call is a JSON object {"method": "<name>", "args": [...]}.');
       return;
     }
-    const body = (req.body ?? {}) as { method?: unknown; args?: unknown };
     res.json(await dispatchEngineCall(options.engine, body.method, body.args));
   });
 
   app.use(express.static(options.staticDir, { index: 'index.html' }));
+  app.use((_req: Request, res: Response) => refuse(res, 404, 'not-found', 'Not found.'));
+  // Body-parser refusals, bad percent-encoding, anything thrown: JSON with a message, never a stack or a path.
+  app.use((error: { status?: number; statusCode?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    void _next;
+    const status = error.status ?? error.statusCode ?? 500;
+    if (res.headersSent) return void res.end();
+    if (error.type === 'entity.too.large') refuse(res, 413, 'invalid-input', 'The request body is larger than 1 MiB.');
+    else if (error.type === 'entity.parse.failed') refuse(res, 400, 'invalid-input', 'The request body is not valid JSON.');
+    else if (status < 500) refuse(res, status, 'invalid-input', 'Bad request.');
+    else refuse(res, 500, 'internal', 'Internal error in web mode.');
+  });
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(options.port ?? 0, '127.0.0.1', () => resolve(s)).once('error', reject);
@@ -71,6 +87,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     url: `http://127.0.0.1:${port}/?token=${token}`,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
+}
+
+function refuse(res: Response, status: number, kind: ErrorKind, message: string): void {
+  res.status(status).json({ ok: false, error: { kind, message } });
 }
 
 function hasToken(header: string | undefined, token: string): boolean {

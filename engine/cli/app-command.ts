@@ -78,10 +78,14 @@ async function runWebMode(port: number, options: AppOptions): Promise<void> {
     history: openHistoryStore(options.dataDir),
     mode: 'web',
     version: appVersion(),
-    builtInClusters: localEngine ? [localEngineCluster(localEngine.url)] : [],
+    builtInClusters: localEngine ? [localEngineCluster(localEngine.url, localEngine.token)] : [],
   });
   const server = await startWebServer({ engine, staticDir: path.join(ROOT, 'renderer/dist'), port });
-  if (localEngine) process.stdout.write(`Local engine (scenario ${options.engineScenario}): ${localEngine.url}\n`);
+  if (localEngine) {
+    process.stdout.write(`Local engine (scenario ${options.engineScenario}): ${localEngine.url}\n`);
+    // Like the console's own URL below, the engine's per-launch token is printed for this terminal only.
+    process.stdout.write(`Local engine token (send "Authorization: Bearer <token>"; FLINK_OPS_TOKEN for the CLI): ${localEngine.token}\n`);
+  }
   process.stdout.write(`Flink Ops Console (web mode): ${server.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => void Promise.all([server.close(), engine.close(), localEngine?.stop()]).then(() => resolve());

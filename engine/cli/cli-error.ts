@@ -12,6 +12,7 @@ export const EXIT = {
 const UNAVAILABLE: ErrorKind[] = [
   'dns', 'refused', 'tls', 'timeout', 'not-flink', 'unauthorized', 'forbidden',
   'server-error', 'malformed-response', 'unexpected-response', 'network', 'unsupported-version',
+  'redirect-refused',
 ];
 
 export class CliError extends Error {

@@ -8,6 +8,7 @@ import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { openClusterStore } from './data-dir.ts';
 import { formatDuration, formatTable } from './format-table.ts';
+import { printable } from './terminal-text.ts';
 
 interface ConnectionOptions {
   url: string;
@@ -109,6 +110,6 @@ function formatGraph(graph: JobGraph): string {
       v.name,
     ]),
   );
-  const edges = graph.edges.map((e) => `  ${names.get(e.source)} --${e.shipStrategy}--> ${names.get(e.target)}`).join('\n');
-  return `${graph.name} (${graph.jobId}) ${graph.state}\n\n${vertices}\nEdges:\n${edges}\n`;
+  const edges = graph.edges.map((e) => printable(`  ${names.get(e.source)} --${e.shipStrategy}--> ${names.get(e.target)}`)).join('\n');
+  return `${printable(`${graph.name} (${graph.jobId}) ${graph.state}`)}\n\n${vertices}\nEdges:\n${edges}\n`;
 }

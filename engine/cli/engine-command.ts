@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ENGINE_TOKEN_ENV } from '../app/local-engine-process.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { LocalEngineError } from '../local/engine.ts';
 import { BUILT_IN_JOBS, type BuiltInJob } from '../local/gatewaymeter/pipelines.ts';
@@ -38,7 +39,9 @@ interface EngineCommandOptions {
   restartStrategy?: string;
   restartAttempts?: number;
   restartDelay?: number;
+  token?: string;
 }
+
 
 const RESTART_STRATEGIES = ['none', 'fixed-delay', 'exponential-delay'] as const;
 
@@ -67,7 +70,10 @@ export function registerEngineCommand(program: Command): void {
     .option('--restart-strategy <name>', `what a failure does: ${RESTART_STRATEGIES.join(', ')} (default: exponential-delay with checkpoints, none without, as Flink 2.x)`)
     .option('--restart-attempts <n>', 'fixed-delay: restarts before the job fails (default 1)', integer('--restart-attempts', 0))
     .option('--restart-delay <ms>', 'fixed-delay: wait between restarts (default 1000)', integer('--restart-delay', 0))
+    .option('--token <token>', `require "Authorization: Bearer <token>" on every request (or set ${ENGINE_TOKEN_ENV})`)
     .action(async (options: EngineCommandOptions) => {
+      const fromEnvironment = options.token === undefined && process.env[ENGINE_TOKEN_ENV] !== undefined;
+      const token = options.token ?? process.env[ENGINE_TOKEN_ENV];
       if (options.restartStrategy !== undefined && !(RESTART_STRATEGIES as readonly string[]).includes(options.restartStrategy)) {
         throw new CliError(EXIT.badArguments, `Unknown --restart-strategy "${options.restartStrategy}": use ${RESTART_STRATEGIES.join(', ')}.`);
       }
@@ -91,12 +97,20 @@ export function registerEngineCommand(program: Command): void {
           restartStrategy: options.restartStrategy as (typeof RESTART_STRATEGIES)[number] | undefined,
           restartAttempts: options.restartAttempts,
           restartDelayMs: options.restartDelay,
+          token,
         });
       } catch (error) {
         if (error instanceof LocalEngineError) throw new CliError(EXIT.badArguments, error.message);
         throw new CliError(EXIT.failure, (error as Error).message);
       }
       process.stdout.write(`Local engine: ${handle.url}\n`);
+      if (token !== undefined) {
+        const shown = fromEnvironment ? `$${ENGINE_TOKEN_ENV}` : token;
+        process.stdout.write(
+          `Every request needs the header "Authorization: Bearer <token>", e.g. curl -H "Authorization: Bearer ${shown}" ${handle.url}/overview; ` +
+            `the console: add the cluster with bearer authentication; the CLI: FLINK_OPS_TOKEN=<token> flink-ops jobs --url ${handle.url}\n`,
+        );
+      }
       await runUntilStopped(handle);
     });
 }

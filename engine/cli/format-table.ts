@@ -1,5 +1,8 @@
-/** Left-aligned columns for terminal output; the last column is not padded. */
-export function formatTable(header: string[], rows: string[][]): string {
+import { printable } from './terminal-text.ts';
+
+/** Left-aligned columns for terminal output; the last column is not padded. Cells are made printable first. */
+export function formatTable(header: string[], unsafeRows: string[][]): string {
+  const rows = unsafeRows.map((row) => row.map(printable));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();

@@ -3,6 +3,7 @@ import { registerAppCommand } from './app-command.ts';
 import { CliError, EXIT, exitCodeOf } from './cli-error.ts';
 import { registerClusterCommands } from './cluster-commands.ts';
 import { registerEngineCommand } from './engine-command.ts';
+import { printable } from './terminal-text.ts';
 import { registerEngineKillTmCommand } from '../local/cli/engine-kill-tm-command.ts';
 
 /** Runs `flink-ops` and returns the exit code; errors are one line on stderr. */
@@ -23,11 +24,11 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0; // --help, --version
-      process.stderr.write(`flink-ops: ${error.message.replace(/^error: /, '')}\n`);
+      process.stderr.write(`flink-ops: ${printable(error.message.replace(/^error: /, ''))}\n`);
       return EXIT.badArguments;
     }
     const { code, message } = exitCodeOf(error);
-    process.stderr.write(`flink-ops: ${message}\n`);
+    process.stderr.write(`flink-ops: ${printable(message)}\n`);
     return code;
   }
 }

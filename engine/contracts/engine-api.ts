@@ -99,6 +99,16 @@ export interface VertexView {
   busySkew: number | null;
   /** From the highest backPressuredTimeMsPerSecond, with Flink's thresholds (≤0.10 ok, ≤0.50 low, else high). */
   backpressureLevel: BackpressureLevel | null;
+  /**
+   * Why this vertex has no metrics this refresh although the rest of the graph has: its metrics request failed (the
+   * message names the endpoint), or a very large job's refresh did not sample it yet. Absent when they were fetched.
+   */
+  metricsUnavailable?: string;
+  /**
+   * Epoch ms when these metrics were fetched, when older than this refresh: a very large job's vertices are sampled
+   * in turns and show their latest sample in between. Absent when fetched by this refresh.
+   */
+  metricsFetchedAt?: number;
 }
 
 export interface EdgeView {
@@ -121,6 +131,11 @@ export interface JobGraph {
   fetchedAt: number;
   /** Number of REST requests this refresh cost (shown to the curious, checked by the benchmark). */
   requestCount: number;
+  /**
+   * Present when the job has more running vertices than one refresh asks metrics for: how many were sampled this
+   * refresh (in turns, so every vertex is sampled within a few refreshes) out of how many.
+   */
+  metricsSampling?: { sampled: number; of: number; maxPerRefresh: number };
 }
 
 export interface SubtaskRow {
@@ -203,7 +218,9 @@ export type ErrorKind =
   | 'unexpected-response'
   | 'unsupported-version'
   | 'network'
-  | 'internal';
+  | 'internal'
+  /** The cluster redirected to another origin or from https to http; the console did not follow (the message names where). */
+  | 'redirect-refused';
 
 export interface ErrorInfo {
   kind: ErrorKind;
@@ -224,7 +241,7 @@ export interface EngineApi {
   removeCluster(clusterId: string): Promise<void>;
   getClusterOverview(clusterId: string): Promise<ClusterOverview>;
   listJobs(clusterId: string): Promise<JobSummary[]>;
-  /** One refresh of the job page's graph: 1 + V requests for V vertices. */
+  /** One refresh of the job page's graph: 1 + V requests for V running vertices (at most 1 + 200: larger jobs are sampled in turns). */
   getJobGraph(clusterId: string, jobId: string): Promise<JobGraph>;
   /** One refresh of a vertex's subtasks table: 3 requests whatever the parallelism. */
   getVertexSubtasks(clusterId: string, jobId: string, vertexId: string): Promise<VertexSubtasks>;

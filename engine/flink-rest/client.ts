@@ -1,10 +1,11 @@
 import https from 'node:https';
+import type { Readable } from 'node:stream';
 import tls from 'node:tls';
 import axios, { type AxiosInstance } from 'axios';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { z } from 'zod';
-import { EngineError, fromRequestFailure } from './errors.ts';
-import { fillPath, type EndpointSpec } from './endpoints.ts';
+import { bodyFailure, BodyDeadline, BodyTooLarge, EngineError, fromHttpStatus, fromRequestFailure, redirectRefused, tooLarge } from './errors.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, fillPath, type EndpointSpec } from './endpoints.ts';
 
 export type ClientAuth =
   | { kind: 'none' }
@@ -17,7 +18,7 @@ export interface FlinkClientOptions {
   auth?: ClientAuth;
   /** Extra trusted CA certificates (PEM), added to Node's defaults. Verification is never turned off. */
   caPem?: string;
-  /** @default 10000 */
+  /** The deadline of one request: connect, headers and the whole body. @default 10000 */
   timeoutMs?: number;
   /** Requests in flight to this cluster at once; the rest queue. @default 4 */
   maxConcurrency?: number;
@@ -28,6 +29,22 @@ export interface TrafficStats {
   requests: number;
   bytes: number;
 }
+
+/** Options of one request. */
+export interface RequestOptions {
+  /** Counts this request (and its bytes) for one caller, e.g. one refresh of a page, whatever else runs at once. */
+  tally?: TrafficStats;
+  /** A JSON body (writes). Writes always send one, `{}` when there is nothing to say. */
+  body?: unknown;
+  /**
+   * The caller's own deadline over several requests (one refresh): once it passes, requests still waiting their turn
+   * are not sent and requests in flight end, each with a `timeout` error.
+   */
+  signal?: AbortSignal;
+}
+
+/** Redirects followed within the cluster's own origin (a proxy adding a slash, a moved path). */
+const MAX_REDIRECTS = 3;
 
 /** Parses and checks a cluster URL, so that a typo fails here with a clear sentence, not deep in a socket. */
 export function parseClusterUrl(raw: string): string {
@@ -52,26 +69,34 @@ export function parseClusterUrl(raw: string): string {
 
 /**
  * A typed client for Flink's REST API v1. Every response is parsed and validated at this boundary:
- * callers get typed data or an EngineError naming the endpoint and the field.
+ * callers get typed data or an EngineError naming the endpoint and the field. Every request has a deadline that covers
+ * connecting, the headers and the whole body; bodies are capped per endpoint; redirects are followed only within the
+ * cluster's own origin.
  */
 export class FlinkRestClient {
   readonly baseUrl: string;
   readonly stats: TrafficStats = { requests: 0, bytes: 0 };
+  private readonly origin: string;
   private readonly http: AxiosInstance;
   private readonly limit: LimitFunction;
-  private readonly timeoutMs: number;
+  /** The deadline of one request. */
+  readonly timeoutMs: number;
 
   constructor(options: FlinkClientOptions) {
     this.baseUrl = parseClusterUrl(options.baseUrl);
+    this.origin = new URL(this.baseUrl).origin;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.limit = pLimit(options.maxConcurrency ?? 4);
     const auth = options.auth ?? { kind: 'none' };
     this.http = axios.create({
       baseURL: this.baseUrl,
-      timeout: this.timeoutMs,
-      // Parse ourselves: a truncated body must become a clear error, not a string that fails later.
-      responseType: 'text',
-      transformResponse: [(data: unknown) => data],
+      // The body is read here, against the deadline and the size cap: a truncated or endless body must become a clear
+      // error, not a string that fails later or a request that never ends.
+      responseType: 'stream',
+      decompress: true,
+      validateStatus: () => true,
+      maxRedirects: 0,
+      maxContentLength: -1,
       headers: {
         Accept: 'application/json',
         ...(auth.kind === 'bearer' ? { Authorization: `Bearer ${auth.token}` } : {}),
@@ -80,34 +105,89 @@ export class FlinkRestClient {
       httpsAgent: options.caPem
         ? new https.Agent({ ca: [...tls.rootCertificates, options.caPem], rejectUnauthorized: true })
         : undefined,
-      maxRedirects: 3,
-      maxContentLength: 64 * 1024 * 1024,
       proxy: false,
     });
   }
 
   /** Sends one request described by `spec` and returns its validated body. */
-  request<R>(
-    spec: EndpointSpec<R>,
-    params: Record<string, string> = {},
-    query?: Record<string, string>,
-  ): Promise<R> {
-    const path = fillPath(spec.path, params);
+  request<R>(spec: EndpointSpec<R>, params: Record<string, string> = {}, query?: Record<string, string>, options: RequestOptions = {}): Promise<R> {
     const endpoint = `${spec.method} ${spec.path}`;
     return this.limit(async () => {
-      let text: string;
-      let contentType: string;
-      try {
-        this.stats.requests += 1;
-        const response = await this.http.request<string>({ method: spec.method, url: path, params: query });
-        text = typeof response.data === 'string' ? response.data : '';
-        contentType = String(response.headers['content-type'] ?? '');
-      } catch (error) {
-        throw fromRequestFailure(error, endpoint, this.baseUrl, this.timeoutMs);
+      if (options.signal?.aborted) {
+        throw new EngineError('timeout', `${endpoint} on ${this.baseUrl} was not sent: the deadline of the refresh it belongs to passed while it waited its turn.`, { endpoint });
       }
-      this.stats.bytes += Buffer.byteLength(text);
-      return this.validate(spec.response, parseJson(text, contentType, endpoint, this.baseUrl), endpoint);
+      const { text, contentType } = await this.exchange(spec, fillPath(spec.path, params), query, options, endpoint);
+      const data = this.validate(spec.response, parseJson(text, contentType, endpoint, this.baseUrl), endpoint);
+      this.checkEcho(spec, params, data, endpoint);
+      return data;
     });
+  }
+
+  /** One request and its redirects within the origin; the body as text of a 2xx answer, or the error. */
+  private async exchange(
+    spec: EndpointSpec<unknown>,
+    path: string,
+    query: Record<string, string> | undefined,
+    options: RequestOptions,
+    endpoint: string,
+  ): Promise<{ text: string; contentType: string }> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+    const callerGaveUp = () => deadline.abort();
+    options.signal?.addEventListener('abort', callerGaveUp, { once: true });
+    const maxBytes = spec.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const count = (bytes: number, requests: number) => {
+      for (const stats of [this.stats, options.tally]) {
+        if (!stats) continue;
+        stats.requests += requests;
+        stats.bytes += bytes;
+      }
+    };
+    let url: string = path;
+    let method: string = spec.method;
+    try {
+      for (let hop = 0; ; hop++) {
+        count(0, 1);
+        let response;
+        try {
+          response = await this.http.request<Readable>({
+            method,
+            url,
+            params: hop === 0 ? query : undefined,
+            signal: deadline.signal,
+            ...(method !== 'GET' ? { data: options.body ?? {} } : {}),
+          });
+        } catch (error) {
+          throw fromRequestFailure(error, endpoint, this.baseUrl, this.timeoutMs);
+        }
+        const status = response.status;
+        const stream = response.data;
+        if (status >= 300 && status < 400 && response.headers.location) {
+          stream.destroy();
+          const target = new URL(String(response.headers.location), new URL(url, `${this.baseUrl}/`));
+          const refusal = redirectRefused(target, this.origin, endpoint, this.baseUrl, status);
+          if (refusal) throw refusal;
+          if (hop + 1 > MAX_REDIRECTS) throw new EngineError('unexpected-response', `${endpoint} on ${this.baseUrl} was redirected more than ${MAX_REDIRECTS} times (last to ${target.href}).`, { endpoint, status });
+          url = target.href;
+          if (status === 303) method = 'GET';
+          continue;
+        }
+        const declared = Number(response.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBytes) {
+          stream.destroy();
+          throw tooLarge(endpoint, this.baseUrl, maxBytes, status, `it announced ${declared} bytes`);
+        }
+        const text = await readBody(stream, maxBytes, deadline.signal).catch((error: unknown) => {
+          throw bodyFailure(error, { endpoint, baseUrl: this.baseUrl, status, timeoutMs: this.timeoutMs, maxBytes });
+        });
+        count(Buffer.byteLength(text), 0);
+        if (status < 200 || status >= 300) throw fromHttpStatus(status, text, endpoint, this.baseUrl);
+        return { text, contentType: String(response.headers['content-type'] ?? '') };
+      }
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', callerGaveUp);
+    }
   }
 
   private validate<R>(schema: z.ZodType<R>, body: unknown, endpoint: string): R {
@@ -117,10 +197,56 @@ export class FlinkRestClient {
     const field = issue.path.length ? issue.path.map(String).join('.') : '(body)';
     throw new EngineError(
       'unexpected-response',
-      `${endpoint} on ${this.baseUrl} returned an unexpected response: field \`${field}\` ${issue.message.toLowerCase()}.`,
+      `${endpoint} on ${this.baseUrl} returned an unexpected response: field \`${field}\` ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}.`,
       { endpoint },
     );
   }
+
+  /** An answer about another job or vertex than the one asked for is not data about this one. */
+  private checkEcho(spec: EndpointSpec<unknown>, params: Record<string, string>, data: unknown, endpoint: string): void {
+    if (!spec.echoes) return;
+    const { field, param } = spec.echoes;
+    const answered = (data as Record<string, unknown>)[field];
+    if (answered !== params[param]) {
+      throw new EngineError(
+        'unexpected-response',
+        `${endpoint} on ${this.baseUrl} answered about ${String(answered)} when asked about ${params[param]}: field \`${field}\` does not match the request.`,
+        { endpoint },
+      );
+    }
+  }
+}
+
+/** Reads a (decompressed) body up to `maxBytes`, within the request's deadline; errors keep the bytes read so far. */
+function readBody(stream: Readable, maxBytes: number, deadline: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let done = false;
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      deadline.removeEventListener('abort', onDeadline);
+      stream.off('data', onData);
+      if (error) {
+        stream.destroy();
+        reject(Object.assign(error, { bytesRead: bytes }));
+      } else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onDeadline = () => finish(new BodyDeadline(bytes));
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > maxBytes) finish(new BodyTooLarge(bytes));
+      else chunks.push(chunk);
+    };
+    if (deadline.aborted) return onDeadline();
+    deadline.addEventListener('abort', onDeadline, { once: true });
+    stream.on('data', onData);
+    stream.once('end', () => finish());
+    // axios also cancels the stream on the deadline (its error may come first): that is still the deadline.
+    stream.once('error', (error: Error) => finish(deadline.aborted ? new BodyDeadline(bytes) : error));
+    stream.once('aborted', () => finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+  });
 }
 
 function parseJson(text: string, contentType: string, endpoint: string, baseUrl: string): unknown {

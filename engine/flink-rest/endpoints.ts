@@ -12,20 +12,33 @@ export interface EndpointSpec<Response> {
   /** The official spec's response schema name (`Name[]` for an inline array of it), for the spec check. */
   specSchema: string;
   response: z.ZodType<Response>;
+  /** The response must name what was asked for: `field` of the body equals path parameter `param`. */
+  echoes?: { field: string; param: string };
+  /** A generous cap on the (decompressed) body. @default DEFAULT_MAX_RESPONSE_BYTES */
+  maxResponseBytes?: number;
 }
 
-function get<S extends z.ZodType>(path: string, specSchema: string, response: S): EndpointSpec<z.output<S>> {
-  return { method: 'GET', path, specSchema, response: response as unknown as z.ZodType<z.output<S>> };
+const MiB = 1024 * 1024;
+/** Far above any real answer of these endpoints (a 2,000-vertex job's details are about 2 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * MiB;
+
+function get<S extends z.ZodType>(
+  path: string,
+  specSchema: string,
+  response: S,
+  extra: Pick<EndpointSpec<unknown>, 'echoes' | 'maxResponseBytes'> = {},
+): EndpointSpec<z.output<S>> {
+  return { method: 'GET', path, specSchema, response: response as unknown as z.ZodType<z.output<S>>, ...extra };
 }
 
 export const endpoints = {
-  config: get('/config', 'DashboardConfiguration', schemas.DashboardConfiguration),
+  config: get('/config', 'DashboardConfiguration', schemas.DashboardConfiguration, { maxResponseBytes: MiB }),
   overview: get('/overview', 'ClusterOverviewWithVersion', schemas.ClusterOverview),
   jobManagerConfig: get('/jobmanager/config', 'ConfigurationInfoEntry[]', schemas.ConfigurationInfo),
   jobsOverview: get('/jobs/overview', 'MultipleJobsDetails', schemas.JobsOverview),
-  jobDetails: get('/jobs/:jobid', 'JobDetailsInfo', schemas.JobDetailsInfo),
-  jobPlan: get('/jobs/:jobid/plan', 'JobPlanInfo', schemas.JobPlanInfo),
-  vertexDetails: get('/jobs/:jobid/vertices/:vertexid', 'JobVertexDetailsInfo', schemas.JobVertexDetailsInfo),
+  jobDetails: get('/jobs/:jobid', 'JobDetailsInfo', schemas.JobDetailsInfo, { echoes: { field: 'jid', param: 'jobid' }, maxResponseBytes: 64 * MiB }),
+  jobPlan: get('/jobs/:jobid/plan', 'JobPlanInfo', schemas.JobPlanInfo, { maxResponseBytes: 64 * MiB }),
+  vertexDetails: get('/jobs/:jobid/vertices/:vertexid', 'JobVertexDetailsInfo', schemas.JobVertexDetailsInfo, { echoes: { field: 'id', param: 'vertexid' } }),
   vertexBackPressure: get('/jobs/:jobid/vertices/:vertexid/backpressure', 'JobVertexBackPressureInfo', schemas.JobVertexBackPressureInfo),
   vertexWatermarks: get('/jobs/:jobid/vertices/:vertexid/watermarks', 'MetricCollectionResponseBody', schemas.MetricCollection),
   taskManagers: get('/taskmanagers', 'TaskManagersInfo', schemas.TaskManagersInfo),

@@ -6,9 +6,32 @@ import { z } from 'zod';
  * Unknown fields pass through untouched; fields that newer or older versions lack are optional.
  */
 
+/**
+ * Ranges are checked where Flink's semantics bound them, so an impossible value (a negative count, 1.8e19 ms busy per
+ * second, a duplicate vertex) fails here naming its field instead of reaching a screen as if it were real.
+ */
 const count = z.number().int().nonnegative();
+/** Parallelism and max parallelism: whole numbers of at least 1. */
+const parallelism = z.number().int().min(1);
 /** Flink sends -1 for "not yet" times; keep it as a number and let callers decide. */
 const timestamp = z.number();
+/** Time per second (busy, idle, back-pressured): 0..1000 ms, with room for the rounding of Flink's meters. */
+export const MS_PER_SECOND_MAX = 1050;
+/** A share of time (the backpressure endpoint's ratios): 0..1, with the same room. */
+const RATIO_MAX = MS_PER_SECOND_MAX / 1000;
+const ratio = z.number().min(0).max(RATIO_MAX);
+/** Rates and byte or record counters: never negative. */
+const nonNegative = z.number().nonnegative();
+
+/** Reports every duplicate of `key` in a list as an issue at `<index>.<field>`. */
+function unique<T>(list: readonly T[], key: (item: T) => unknown, field: string, what: string, ctx: z.RefinementCtx, prefix: (string | number)[] = []): void {
+  const seen = new Set<unknown>();
+  list.forEach((item, i) => {
+    const k = key(item);
+    if (seen.has(k)) ctx.addIssue({ code: 'custom', path: [...prefix, i, field], message: `Is a duplicate ${what} (${String(k)})` });
+    seen.add(k);
+  });
+}
 
 /** `GET /config` (DashboardConfiguration): the version sniff. */
 export const DashboardConfiguration = z.object({
@@ -19,21 +42,23 @@ export const DashboardConfiguration = z.object({
 });
 
 /** `GET /overview` (ClusterOverviewWithVersion). */
-export const ClusterOverview = z.object({
-  taskmanagers: count,
-  'slots-total': count,
-  'slots-available': count,
-  'jobs-running': count,
-  'jobs-finished': count,
-  'jobs-cancelled': count,
-  'jobs-failed': count,
-  'flink-version': z.string().optional(),
-});
+export const ClusterOverview = z
+  .object({
+    taskmanagers: count,
+    'slots-total': count,
+    'slots-available': count,
+    'jobs-running': count,
+    'jobs-finished': count,
+    'jobs-cancelled': count,
+    'jobs-failed': count,
+    'flink-version': z.string().optional(),
+  })
+  .refine((o) => o['slots-available'] <= o['slots-total'], { path: ['slots-available'], message: 'Is more than slots-total' });
 
 /** `GET /jobmanager/config`: the cluster's configuration as key/value strings. */
 export const ConfigurationInfo = z.array(z.object({ key: z.string(), value: z.string() }));
 
-const taskCounts = z.record(z.string(), z.number());
+const taskCounts = z.record(z.string(), count);
 
 /** `GET /jobs/overview` (MultipleJobsDetails). */
 export const JobsOverview = z.object({
@@ -52,7 +77,7 @@ export const JobsOverview = z.object({
 
 const PlanNode = z.object({
   id: z.string(),
-  parallelism: z.number().int().optional(),
+  parallelism: parallelism.optional(),
   operator: z.string().optional(),
   description: z.string().optional(),
   inputs: z
@@ -61,11 +86,13 @@ const PlanNode = z.object({
 });
 
 /** The job plan: an object in `GET /jobs/:jobid/plan`, and inside `GET /jobs/:jobid` (a JSON string there on some versions). */
-export const JobPlan = z.object({
-  jid: z.string().optional(),
-  name: z.string().optional(),
-  nodes: z.array(PlanNode),
-});
+export const JobPlan = z
+  .object({
+    jid: z.string().optional(),
+    name: z.string().optional(),
+    nodes: z.array(PlanNode),
+  })
+  .superRefine((plan, ctx) => unique(plan.nodes, (n) => n.id, 'id', 'node id', ctx, ['nodes']));
 
 /** `GET /jobs/:jobid/plan` (JobPlanInfo). */
 export const JobPlanInfo = z.object({ plan: JobPlan });
@@ -87,19 +114,21 @@ export const JobDetailsInfo = z.object({
   'start-time': timestamp,
   'end-time': timestamp,
   duration: z.number(),
-  maxParallelism: z.number().int().optional(),
+  maxParallelism: parallelism.optional(),
   now: z.number().optional(),
   plan: JobPlanField.optional(),
-  vertices: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      parallelism: z.number().int(),
-      maxParallelism: z.number().int().optional(),
-      status: z.string(),
-      tasks: taskCounts.optional(),
-    }),
-  ),
+  vertices: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        parallelism,
+        maxParallelism: parallelism.optional(),
+        status: z.string(),
+        tasks: taskCounts.optional(),
+      }),
+    )
+    .superRefine((vertices, ctx) => unique(vertices, (v) => v.id, 'id', 'vertex id', ctx)),
 });
 
 /**
@@ -107,48 +136,72 @@ export const JobDetailsInfo = z.object({
  * absent when the metric has no value yet.
  */
 export const AggregatedMetrics = z.array(
-  z.object({
-    id: z.string(),
-    min: z.number().optional(),
-    max: z.number().optional(),
-    avg: z.number().optional(),
-    sum: z.number().optional(),
-    skew: z.number().optional(),
-  }),
+  z
+    .object({
+      id: z.string(),
+      min: z.number().optional(),
+      max: z.number().optional(),
+      avg: z.number().optional(),
+      sum: z.number().optional(),
+      skew: z.number().optional(),
+    })
+    .superRefine((metric, ctx) => {
+      // Time per second is bounded per subtask (so are min, max and avg); rates and counters are never negative.
+      const perSubtaskMax = /TimeMsPerSecond$/.test(metric.id) ? MS_PER_SECOND_MAX : Number.POSITIVE_INFINITY;
+      for (const agg of ['min', 'max', 'avg', 'sum'] as const) {
+        const value = metric[agg];
+        if (value === undefined) continue;
+        if (value < 0) ctx.addIssue({ code: 'custom', path: [agg], message: `Is negative (${value}) for ${metric.id}` });
+        else if (agg !== 'sum' && value > perSubtaskMax) ctx.addIssue({ code: 'custom', path: [agg], message: `Is ${value} for ${metric.id}, above ${MS_PER_SECOND_MAX} ms per second` });
+      }
+      const { min, max, avg } = metric;
+      const slack = 1e-6 * Math.max(1, Math.abs(max ?? 0));
+      if (min !== undefined && max !== undefined && min > max + slack) ctx.addIssue({ code: 'custom', path: ['min'], message: `Is above max (${min} > ${max}) for ${metric.id}` });
+      if (avg !== undefined && ((min !== undefined && avg < min - slack) || (max !== undefined && avg > max + slack))) {
+        ctx.addIssue({ code: 'custom', path: ['avg'], message: `Is outside min..max (${avg}) for ${metric.id}` });
+      }
+    }),
 );
 
 /** `GET …/vertices/:vid/watermarks` and other plain metric lists: bare arrays of string values. */
 export const MetricCollection = z.array(z.object({ id: z.string(), value: z.string().optional() }));
 
 const IOMetrics = z.object({
-  'read-bytes': z.number().optional(),
-  'write-bytes': z.number().optional(),
-  'read-records': z.number().optional(),
-  'write-records': z.number().optional(),
+  'read-bytes': nonNegative.optional(),
+  'write-bytes': nonNegative.optional(),
+  'read-records': nonNegative.optional(),
+  'write-records': nonNegative.optional(),
   /** ms since the subtask started (Flink 1.17+); busy time is a double on the wire, the other two integers. */
-  'accumulated-busy-time': z.number().optional(),
-  'accumulated-backpressured-time': z.number().optional(),
-  'accumulated-idle-time': z.number().optional(),
+  'accumulated-busy-time': nonNegative.optional(),
+  'accumulated-backpressured-time': nonNegative.optional(),
+  'accumulated-idle-time': nonNegative.optional(),
 });
 
 /** `GET /jobs/:jobid/vertices/:vid` (JobVertexDetailsInfo). `host` became `endpoint` in Flink 2.x: both are read. */
-export const JobVertexDetailsInfo = z.object({
-  id: z.string(),
-  name: z.string(),
-  parallelism: z.number().int(),
-  maxParallelism: z.number().int().optional(),
-  subtasks: z.array(
-    z.object({
-      subtask: z.number().int(),
-      status: z.string(),
-      attempt: z.number().int().optional(),
-      endpoint: z.string().optional(),
-      host: z.string().optional(),
-      'taskmanager-id': z.string().optional(),
-      metrics: IOMetrics.optional(),
-    }),
-  ),
-});
+export const JobVertexDetailsInfo = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    parallelism,
+    maxParallelism: parallelism.optional(),
+    subtasks: z.array(
+      z.object({
+        subtask: count,
+        status: z.string(),
+        attempt: count.optional(),
+        endpoint: z.string().optional(),
+        host: z.string().optional(),
+        'taskmanager-id': z.string().optional(),
+        metrics: IOMetrics.optional(),
+      }),
+    ),
+  })
+  .superRefine((vertex, ctx) => {
+    unique(vertex.subtasks, (s) => s.subtask, 'subtask', 'subtask index', ctx, ['subtasks']);
+    vertex.subtasks.forEach((s, i) => {
+      if (s.subtask >= vertex.parallelism) ctx.addIssue({ code: 'custom', path: ['subtasks', i, 'subtask'], message: `Is ${s.subtask}, not below the parallelism ${vertex.parallelism}` });
+    });
+  });
 
 const BackpressureLevelSchema = z.enum(['ok', 'low', 'high']);
 
@@ -160,11 +213,11 @@ export const JobVertexBackPressureInfo = z.object({
   subtasks: z
     .array(
       z.object({
-        subtask: z.number().int(),
+        subtask: count,
         backpressureLevel: BackpressureLevelSchema,
-        ratio: z.number(),
-        idleRatio: z.number().optional(),
-        busyRatio: z.number().optional(),
+        ratio,
+        idleRatio: ratio.optional(),
+        busyRatio: ratio.optional(),
       }),
     )
     .optional(),
@@ -176,8 +229,8 @@ export const TaskManagersInfo = z.object({
     z.object({
       id: z.string(),
       path: z.string().optional(),
-      slotsNumber: z.number().int(),
-      freeSlots: z.number().int(),
+      slotsNumber: count,
+      freeSlots: count,
       timeSinceLastHeartbeat: z.number().optional(),
     }),
   ),

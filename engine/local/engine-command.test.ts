@@ -17,8 +17,12 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-function run(args: string[]): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', HARNESS, 'engine', ...args], { cwd: path.resolve(HERE, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', HARNESS, 'engine', ...args], {
+    cwd: path.resolve(HERE, '../..'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -48,6 +52,31 @@ describe('flink-ops engine', () => {
     proc.child.kill('SIGINT');
     expect(await proc.exit).toBe(0);
     expect(proc.output()).toContain('Local engine stopped.');
+  }, 30_000);
+
+  it('--token: prints how to send it, and refuses requests without it', async () => {
+    const token = 'cli-token-0123456789abcdef';
+    const proc = run(['--port', '0', '--events', '1000', '--token', token]);
+    const [, url] = await waitFor(/^Local engine: (http:\/\/127\.0\.0\.1:\d+)\s*$/m, proc.output);
+    await waitFor(new RegExp(`curl -H "Authorization: Bearer ${token}" ${url}/overview`), proc.output);
+    expect((await fetch(`${url}/overview`)).status).toBe(401);
+    expect((await fetch(`${url}/overview`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    proc.child.kill('SIGINT');
+    expect(await proc.exit).toBe(0);
+  }, 30_000);
+
+  it('takes the token from FLINK_OPS_ENGINE_TOKEN (how the app starts it) without printing it', async () => {
+    const token = 'env-token-0123456789abcdef';
+    const proc = run(['--port', '0', '--events', '1000'], { FLINK_OPS_ENGINE_TOKEN: token });
+    const [, url] = await waitFor(/^Local engine: (http:\/\/127\.0\.0\.1:\d+)\s*$/m, proc.output);
+    await waitFor(/Bearer \$FLINK_OPS_ENGINE_TOKEN/, proc.output);
+    expect(proc.output()).not.toContain(token);
+    expect((await fetch(`${url}/overview`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    proc.child.kill('SIGINT');
+    expect(await proc.exit).toBe(0);
+    const short = run(['--port', '0', '--token', 'short']);
+    expect(await short.exit).toBe(2);
+    expect(short.output()).toContain('--token must be 16 to 512 printable characters');
   }, 30_000);
 
   it('rejects bad input with a clear message and starts nothing', async () => {
@@ -84,7 +113,7 @@ describe('flink-ops engine', () => {
     writeFileSync(file, 'x');
     const proc = run(['--port', '0', '--checkpoint-dir', path.join(file, 'checkpoints')]);
     expect(await proc.exit).toBe(2);
-    expect(proc.output()).toMatch(/Cannot use --checkpoint-dir .*a-file\/checkpoints: ENOTDIR/);
+    expect(proc.output()).toMatch(/Cannot use --checkpoint-dir .*a-file\/checkpoints: .*a-file is not a folder/);
     expect(proc.output()).not.toContain('Local engine:');
   }, 30_000);
 });

@@ -1,7 +1,6 @@
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CheckpointConfigError, parseCheckpointingConfig } from './checkpoint/checkpoint-stats-rest.ts';
-import { localPathOf } from './checkpoint/checkpoint-storage.ts';
+import { prepareTargetDirectory, resolveTargetPath, TargetDirectoryError } from './checkpoint/target-directory.ts';
 import { prepareRestore, type PreparedRestore } from './checkpoint/prepare-restore.ts';
 import { checkParallelismAgainstMax } from '../analysis/key-groups/key-group-range-assignment.ts';
 import { builtInJob, type BuiltInJob } from './gatewaymeter/pipelines.ts';
@@ -97,30 +96,27 @@ export class LocalEngineError extends Error {
   }
 }
 
-/** `mkdir -p`, one level at a time (Node's recursive mkdir can loop forever on special file systems like /proc). */
-function makeFolders(dir: string): void {
-  const missing: string[] = [];
-  let current = dir;
-  while (!existsSync(current)) {
-    missing.unshift(current);
-    const parent = path.dirname(current);
-    if (parent === current) break;
-    current = parent;
+/**
+ * A folder option: checked and created (see prepareTargetDirectory). Options from the command line may be relative
+ * (to the working directory); folders named over REST (`--sink-dir` of a jar run, `flinkConfiguration`) may not.
+ */
+function checkFolder(dir: string, option: string, origin: 'command-line' | 'rest'): string {
+  try {
+    return prepareTargetDirectory(dir, `${option} folder`, origin === 'command-line' ? process.cwd() : undefined);
+  } catch (error) {
+    if (!(error instanceof TargetDirectoryError)) throw error;
+    throw new LocalEngineError(`Cannot use ${option} ${error.target}: ${error.reason}. Pass a folder the engine can read and write.`);
   }
-  for (const folder of missing) mkdirSync(folder);
 }
 
-function checkFolder(dir: string, option: string): string {
-  const resolved = path.resolve(dir);
+/** The default savepoint folder is only checked here; the storage creates it when a savepoint is taken. */
+function savepointFolder(dir: string): string {
   try {
-    makeFolders(resolved);
-    if (!statSync(resolved).isDirectory()) throw new Error('not a folder');
-    accessSync(resolved, constants.R_OK | constants.W_OK);
+    return resolveTargetPath(dir, 'execution.checkpointing.savepoint-dir');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new LocalEngineError(`Cannot use ${option} ${resolved}: ${reason}. Pass a folder the engine can read and write.`);
+    if (error instanceof TargetDirectoryError) throw new LocalEngineError(error.message);
+    throw error;
   }
-  return resolved;
 }
 
 function positiveInt(value: number | undefined, option: string): void {
@@ -174,8 +170,8 @@ export class LocalEngine {
         throw new LocalEngineError((error as Error).message);
       }
     }
-    this.checkpointDir = options.checkpointDir !== undefined ? checkFolder(options.checkpointDir, '--checkpoint-dir') : undefined;
-    this.sinkDir = options.sinkDir !== undefined ? checkFolder(options.sinkDir, '--sink-dir') : undefined;
+    this.checkpointDir = options.checkpointDir !== undefined ? checkFolder(options.checkpointDir, '--checkpoint-dir', 'command-line') : undefined;
+    this.sinkDir = options.sinkDir !== undefined ? checkFolder(options.sinkDir, '--sink-dir', 'command-line') : undefined;
 
     const conf = this.scenario?.configuration ?? {};
     const network: NetworkConfig = { ...DEFAULT_NETWORK_CONFIG };
@@ -268,7 +264,7 @@ export class LocalEngine {
         fail((error as Error).message);
       }
     }
-    const sinkDir = run.sinkDir !== undefined ? checkFolder(run.sinkDir, '--sink-dir') : this.sinkDir;
+    const sinkDir = run.sinkDir !== undefined ? checkFolder(run.sinkDir, '--sink-dir', 'rest') : this.sinkDir;
     let checkpointing;
     let restartStrategy: RestartStrategyConfig;
     try {
@@ -314,8 +310,8 @@ export class LocalEngine {
         },
         checkpointing,
         checkpointStorage: {
-          checkpointDirectory: checkpointDir !== undefined ? localPathOf(checkpointDir) : undefined,
-          savepointDirectory: savepointDir !== undefined ? localPathOf(savepointDir) : undefined,
+          checkpointDirectory: checkpointDir !== undefined ? checkFolder(checkpointDir, 'execution.checkpointing.dir', 'rest') : undefined,
+          savepointDirectory: savepointDir !== undefined ? savepointFolder(savepointDir) : undefined,
           numRetained: checkpointing?.numRetained,
         },
         restartStrategy,

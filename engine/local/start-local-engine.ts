@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { LocalEngine, type LocalEngineOptions } from './engine.ts';
+import { LocalEngine, LocalEngineError, type LocalEngineOptions } from './engine.ts';
 import { RealTimeDriver } from './realtime-driver.ts';
 import { createRestApp, listen } from './rest/server.ts';
 
@@ -11,6 +11,11 @@ export interface StartLocalEngineOptions extends LocalEngineOptions {
    * `handle.engine.advance(ms)` (tests: deterministic and fast).
    */
   time?: 'real' | 'manual';
+  /**
+   * Every request must carry `Authorization: Bearer <token>` (the engine the app starts always has one). Without it
+   * the engine still refuses web pages, foreign Host headers and non-JSON writes.
+   */
+  token?: string;
 }
 
 export interface LocalEngineHandle {
@@ -30,9 +35,12 @@ export interface LocalEngineHandle {
 export async function startLocalEngine(options: StartLocalEngineOptions = {}): Promise<LocalEngineHandle> {
   const port = options.port ?? 8081;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${options.port}.`);
+  if (options.token !== undefined && !/^[\x21-\x7e]{16,512}$/.test(options.token)) {
+    throw new LocalEngineError('--token must be 16 to 512 printable characters without spaces.');
+  }
   const time = options.time ?? 'real';
   const engine = new LocalEngine({ measureCpu: time === 'real', ...options, restPort: port });
-  const app = createRestApp(engine);
+  const app = createRestApp(engine, { token: options.token });
   let server: Server;
   let actualPort: number;
   try {

@@ -1,7 +1,7 @@
 import type { EdgeView, JobGraph, MetricAggregate, VertexView } from '../contracts/engine-api.ts';
 import { backpressureLevelOf } from '../analysis/backpressure-level.ts';
 import { maxOverAvg } from '../analysis/skew.ts';
-import type { FlinkRestClient } from '../flink-rest/client.ts';
+import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 
@@ -18,44 +18,103 @@ export const VERTEX_METRICS = [
 ] as const;
 
 /**
- * One refresh of a job page's graph: `GET /jobs/:jobid` (vertices, states and the plan's edges) plus one
- * aggregated metrics request per vertex, whatever the parallelism. 1 + V requests.
+ * Per-vertex metric requests in one refresh at most. A job with more running vertices is sampled in turns (a window
+ * that moves on each refresh); the others show their latest sample. 2,000 vertices cost 201 requests, not 2,001.
  */
-export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, jobId: string): Promise<JobGraph> {
-  const before = client.stats.requests;
-  const details = await client.request(endpoints.jobDetails, { jobid: jobId });
-  const metrics = await Promise.all(
-    details.vertices.map((vertex) => fetchVertexMetrics(client, jobId, vertex.id, vertex.status)),
-  );
-  const graph = toJobGraph(clusterId, details, metrics);
-  return { ...graph, requestCount: client.stats.requests - before };
+export const MAX_VERTEX_METRIC_REQUESTS = 200;
+
+/** One vertex's metrics in a refresh: fetched now, carried from an earlier refresh (large jobs), or unavailable. */
+export type VertexMetricsSample = AggregatedMetrics | { carried: AggregatedMetrics; fetchedAt: number } | { unavailable: string };
+
+/** Where the turns of a large job stand, per client (one per cluster) and job; forgotten after 10 idle minutes. */
+interface SamplingTurns {
+  next: number;
+  latest: Map<string, { metrics: AggregatedMetrics; fetchedAt: number }>;
+  usedAt: number;
+}
+const TURNS_IDLE_MS = 10 * 60_000;
+const turnsByClient = new WeakMap<FlinkRestClient, Map<string, SamplingTurns>>();
+
+function turnsOf(client: FlinkRestClient, jobId: string, now: number): SamplingTurns {
+  let jobs = turnsByClient.get(client);
+  if (!jobs) turnsByClient.set(client, (jobs = new Map()));
+  for (const [id, turns] of jobs) if (now - turns.usedAt > TURNS_IDLE_MS) jobs.delete(id);
+  let turns = jobs.get(jobId);
+  if (!turns) jobs.set(jobId, (turns = { next: 0, latest: new Map(), usedAt: now }));
+  turns.usedAt = now;
+  return turns;
 }
 
-async function fetchVertexMetrics(
-  client: FlinkRestClient,
-  jobId: string,
-  vertexId: string,
-  status: string,
-): Promise<AggregatedMetrics> {
-  // Vertices that never ran have no task metrics; asking would only return an empty list.
-  if (status === 'CREATED' || status === 'SCHEDULED') return [];
+/** Vertices that never ran have no task metrics; asking would only return an empty list. */
+function hasTaskMetrics(status: string): boolean {
+  return status !== 'CREATED' && status !== 'SCHEDULED';
+}
+
+/**
+ * One refresh of a job page's graph: `GET /jobs/:jobid` (vertices, states and the plan's edges) plus one
+ * aggregated metrics request per running vertex (at most {@link MAX_VERTEX_METRIC_REQUESTS}), whatever the
+ * parallelism. A vertex whose metrics request fails is shown as "metrics unavailable"; the rest of the graph is not
+ * held back by it, and the whole refresh takes two request deadlines at most. `requestCount` counts this call's
+ * requests only, whatever else uses the client meanwhile.
+ */
+export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, jobId: string): Promise<JobGraph> {
+  const tally: TrafficStats = { requests: 0, bytes: 0 };
+  const details = await client.request(endpoints.jobDetails, { jobid: jobId }, undefined, { tally });
+  const running = details.vertices.filter((v) => hasTaskMetrics(v.status));
+  const sampled = new Set(running.map((v) => v.id));
+  let turns: SamplingTurns | undefined;
+  if (running.length > MAX_VERTEX_METRIC_REQUESTS) {
+    turns = turnsOf(client, jobId, Date.now());
+    const start = turns.next % running.length;
+    sampled.clear();
+    for (let i = 0; i < MAX_VERTEX_METRIC_REQUESTS; i++) sampled.add(running[(start + i) % running.length].id);
+    turns.next = (start + MAX_VERTEX_METRIC_REQUESTS) % running.length;
+  }
+  // All metric requests share one deadline: on a slow cluster the refresh ends after two request deadlines at most
+  // (the details, then the metrics), not after V / concurrency of them; vertices not reached show as unavailable.
+  const metricsDeadline = AbortSignal.timeout(client.timeoutMs);
+  const samples = await Promise.all(
+    details.vertices.map(async (vertex): Promise<VertexMetricsSample> => {
+      if (!hasTaskMetrics(vertex.status)) return [];
+      if (!sampled.has(vertex.id)) {
+        const latest = turns?.latest.get(vertex.id);
+        return latest ? { carried: latest.metrics, fetchedAt: latest.fetchedAt } : { unavailable: `Not sampled yet: this job's refreshes ask metrics for ${MAX_VERTEX_METRIC_REQUESTS} of its ${running.length} running vertices in turns.` };
+      }
+      const sample = await fetchVertexMetrics(client, jobId, vertex.id, tally, metricsDeadline);
+      if (turns && Array.isArray(sample)) turns.latest.set(vertex.id, { metrics: sample, fetchedAt: Date.now() });
+      return sample;
+    }),
+  );
+  const graph = toJobGraph(clusterId, details, samples);
+  return {
+    ...graph,
+    requestCount: tally.requests,
+    ...(turns ? { metricsSampling: { sampled: sampled.size, of: running.length, maxPerRefresh: MAX_VERTEX_METRIC_REQUESTS } } : {}),
+  };
+}
+
+async function fetchVertexMetrics(client: FlinkRestClient, jobId: string, vertexId: string, tally: TrafficStats, signal: AbortSignal): Promise<VertexMetricsSample> {
   try {
     return await client.request(
       endpoints.subtaskMetricsAggregated,
       { jobid: jobId, vertexid: vertexId },
       { get: VERTEX_METRICS.join(','), agg: 'min,max,avg,sum' },
+      { tally, signal },
     );
   } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
     // A vertex can vanish between the two calls (job finished, restarted): show it without metrics.
-    if (error instanceof EngineError && error.info.kind === 'not-found') return [];
-    throw error;
+    if (error.info.kind === 'not-found') return [];
+    return { unavailable: error.info.message };
   }
 }
 
-/** Pure: Flink's job details and per-vertex aggregates → the graph the UI draws. */
-export function toJobGraph(clusterId: string, details: JobDetails, metrics: AggregatedMetrics[]): Omit<JobGraph, 'requestCount'> {
+/** Pure: Flink's job details and per-vertex metrics (in the order of the vertices) → the graph the UI draws. */
+export function toJobGraph(clusterId: string, details: JobDetails, metrics: VertexMetricsSample[]): Omit<JobGraph, 'requestCount'> {
   const vertices = details.vertices.map((vertex, i): VertexView => {
-    const byId = new Map(metrics[i]?.map((m) => [m.id, m]));
+    const sample = metrics[i] ?? [];
+    const list = Array.isArray(sample) ? sample : 'carried' in sample ? sample.carried : [];
+    const byId = new Map(list.map((m) => [m.id, m]));
     const aggregate = (name: string): MetricAggregate | null => {
       const m = byId.get(name);
       if (!m || m.max === undefined || !Number.isFinite(m.max)) return null;
@@ -77,6 +136,8 @@ export function toJobGraph(clusterId: string, details: JobDetails, metrics: Aggr
       idleTimeMsPerSecond: aggregate('idleTimeMsPerSecond'),
       busySkew: vertex.parallelism > 1 ? maxOverAvg(busy) : null,
       backpressureLevel: backPressured ? backpressureLevelOf(backPressured.max) : null,
+      ...(!Array.isArray(sample) && 'unavailable' in sample ? { metricsUnavailable: sample.unavailable } : {}),
+      ...(!Array.isArray(sample) && 'carried' in sample ? { metricsFetchedAt: sample.fetchedAt } : {}),
     };
   });
   return {

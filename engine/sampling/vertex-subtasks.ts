@@ -1,5 +1,5 @@
 import type { SubtaskRow, VertexSubtasks } from '../contracts/engine-api.ts';
-import type { FlinkRestClient } from '../flink-rest/client.ts';
+import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 
@@ -21,15 +21,16 @@ export async function fetchVertexSubtasks(
   jobId: string,
   vertexId: string,
 ): Promise<VertexSubtasks> {
-  const before = client.stats.requests;
+  // This call's requests only, whatever else uses the client meanwhile.
+  const tally: TrafficStats = { requests: 0, bytes: 0 };
   const params = { jobid: jobId, vertexid: vertexId };
   const [details, backPressure, watermarks] = await Promise.all([
-    client.request(endpoints.vertexDetails, params),
+    client.request(endpoints.vertexDetails, params, undefined, { tally }),
     // Flink 2.2 answers 500 (NoSuchElementException) here until the vertex has metrics: that is "no data yet".
-    orWhenMissing(client.request(endpoints.vertexBackPressure, params), { status: 'deprecated' as const }),
-    orWhenMissing(client.request(endpoints.vertexWatermarks, params), []),
+    orWhenMissing(client.request(endpoints.vertexBackPressure, params, undefined, { tally }), { status: 'deprecated' as const }),
+    orWhenMissing(client.request(endpoints.vertexWatermarks, params, undefined, { tally }), []),
   ]);
-  return { ...toVertexSubtasks(clusterId, jobId, details, backPressure, watermarks), requestCount: client.stats.requests - before };
+  return { ...toVertexSubtasks(clusterId, jobId, details, backPressure, watermarks), requestCount: tally.requests };
 }
 
 /** The table is still worth showing without ratios or watermarks: only the vertex details are essential. */

@@ -20,6 +20,7 @@ const KIND_TITLE: Partial<Record<ErrorInfo['kind'], string>> = {
   'unsupported-version': 'Unsupported Flink version',
   network: 'Engine unreachable',
   internal: 'Console error',
+  'redirect-refused': 'Redirect not followed',
 };
 
 export function errorTitle(error: ErrorInfo): string {

@@ -1,5 +1,5 @@
 import { testIds } from '../../../renderer/testIds';
-import { expect, test } from '../../support/console';
+import { engineJson, expect, test } from '../../support/console';
 
 /**
  * Rehearsing a machine loss on the bundled local engine: the kill is confirmed with its impact, fires once even on a
@@ -9,10 +9,9 @@ import { expect, test } from '../../support/console';
 test.use({ withLocalEngine: true });
 
 test('kill a TaskManager of the local engine from the app: confirmed, once, and the job fails over', async ({ app, consoleProcess, page }) => {
-  const engineUrl = consoleProcess.localEngineUrl!;
-  const { taskmanagers } = (await (await fetch(`${engineUrl}/taskmanagers`)).json()) as { taskmanagers: { id: string; freeSlots: number; slotsNumber: number }[] };
+  const { taskmanagers } = await engineJson<{ taskmanagers: { id: string; freeSlots: number; slotsNumber: number }[] }>(consoleProcess, '/taskmanagers');
   const victim = taskmanagers.find((tm) => tm.freeSlots < tm.slotsNumber)!;
-  const { jobs } = (await (await fetch(`${engineUrl}/jobs/overview`)).json()) as { jobs: { jid: string }[] };
+  const { jobs } = await engineJson<{ jobs: { jid: string }[] }>(consoleProcess, '/jobs/overview');
 
   const cluster = await app.openCluster('Local engine');
   const row = page.getByTestId(testIds.taskManagers.row(victim.id));
@@ -24,9 +23,9 @@ test('kill a TaskManager of the local engine from the app: confirmed, once, and 
 
   await expect(page.getByTestId(testIds.taskManagers.outcome)).toContainText(`TaskManager ${victim.id} killed; jobs failing over: ${jobs[0].jid}`);
   // Exactly one TaskManager is gone: a double click did not kill a second one.
-  const after = (await (await fetch(`${engineUrl}/taskmanagers`)).json()) as { taskmanagers: unknown[] };
+  const after = await engineJson<{ taskmanagers: unknown[] }>(consoleProcess, '/taskmanagers');
   expect(after.taskmanagers).toHaveLength(taskmanagers.length - 1);
-  const history = (await (await fetch(`${engineUrl}/jobs/${jobs[0].jid}/exceptions`)).json()) as { exceptionHistory: { entries: { stacktrace: string }[] } };
+  const history = await engineJson<{ exceptionHistory: { entries: { stacktrace: string }[] } }>(consoleProcess, `/jobs/${jobs[0].jid}/exceptions`);
   expect(history.exceptionHistory.entries).toHaveLength(1);
   expect(history.exceptionHistory.entries[0].stacktrace).toContain(`TaskManager with id ${victim.id} is no longer reachable`);
   await expect(cluster.jobRow(jobs[0].jid).getByTestId(testIds.jobs.state)).toHaveText('FAILED', { timeout: 30_000 });

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { testIds } from '../../../renderer/testIds';
-import { expect, test } from '../../support/console';
+import { engineJson, expect, test } from '../../support/console';
 import { ROOT } from '../../support/paths';
 
 interface EngineVertex {
@@ -19,11 +19,11 @@ test.use({ withLocalEngine: true });
 
 test('the local engine\'s hot-tenant scenario: a saturated tenant-cost subtask and HIGH backpressure upstream', async ({ app, consoleProcess, page }) => {
   test.setTimeout(300_000);
-  const engineUrl = consoleProcess.localEngineUrl;
-  expect(engineUrl, 'the console printed the local engine\'s URL').toBeTruthy();
-  const { jobs } = (await (await fetch(`${engineUrl}/jobs/overview`)).json()) as { jobs: { jid: string; name: string }[] };
+  expect(consoleProcess.localEngineUrl, 'the console printed the local engine\'s URL').toBeTruthy();
+  expect(consoleProcess.localEngineToken, 'and its token').toBeTruthy();
+  const { jobs } = await engineJson<{ jobs: { jid: string; name: string }[] }>(consoleProcess, '/jobs/overview');
   const job = jobs.find((j) => j.name === 'gatewaymeter')!;
-  const { vertices } = (await (await fetch(`${engineUrl}/jobs/${job.jid}`)).json()) as { vertices: EngineVertex[] };
+  const { vertices } = await engineJson<{ vertices: EngineVertex[] }>(consoleProcess, `/jobs/${job.jid}`);
 
   const cluster = await app.openCluster('Local engine');
   await expect(cluster.taskManagers).toHaveText('4');

@@ -62,10 +62,20 @@ export const CHECKPOINT_SUSPENDING = 'Checkpoint Coordinator is suspending.';
 export const CHECKPOINT_SHUTDOWN = 'CheckpointCoordinator shutdown.';
 export const CHECKPOINT_SUBSUMED = 'Checkpoint was canceled because a barrier from newer checkpoint was received.';
 export const NOT_ALL_TASKS_RUNNING = 'Not all required tasks are currently running.';
+export const TOO_MANY_CHECKPOINT_REQUESTS = 'The maximum number of queued checkpoint requests exceeded';
+
+/**
+ * Savepoints, stop-with-savepoint and manual checkpoints of one job in flight at once. Flink's
+ * `CheckpointRequestDecider` queues up to 1000 such requests and fails the rest with TOO_MANY_CHECKPOINT_REQUESTS;
+ * the local engine writes every snapshot to the desktop's disk, so it allows far fewer and fails the rest the same way.
+ */
+export const MAX_USER_REQUESTS_IN_FLIGHT = 4;
 
 interface PendingCheckpoint {
   id: number;
   request: TriggerRequest;
+  /** Triggered by the timer, not by a user (does not count towards MAX_USER_REQUESTS_IN_FLIGHT). */
+  periodic: boolean;
   triggerTimestamp: number;
   writer: SnapshotWriter;
   /** Tasks whose acknowledgement is still missing. */
@@ -149,14 +159,14 @@ export class CheckpointCoordinator implements TaskCheckpointHost {
     for (const p of this.pending.values()) if (p.request.kind === 'CHECKPOINT') checkpoints++;
     if (checkpoints >= config.maxConcurrent) return;
     if (this.options.clock.now() - this.lastCompletionAt < config.minPauseMs) return;
-    this.trigger({ kind: 'CHECKPOINT' });
+    this.trigger({ kind: 'CHECKPOINT' }, true);
   }
 
   /**
    * Triggers a checkpoint or savepoint; returns its ID, or undefined when it could not start (the failure is
    * reported to `onFailure`).
    */
-  trigger(request: TriggerRequest): number | undefined {
+  trigger(request: TriggerRequest, periodic = false): number | undefined {
     const now = this.options.clock.now();
     const failEarly = (message: string): undefined => {
       this.options.tracker?.reportFailedWithoutPending();
@@ -168,6 +178,9 @@ export class CheckpointCoordinator implements TaskCheckpointHost {
       const first = this.job.currentTasks().find((t) => t.state !== 'RUNNING' && t.state !== 'FINISHED') ?? this.job.currentTasks()[0];
       const name = first ? `${first.identity.vertex.name} (${first.identity.subtaskIndex + 1}/${first.identity.vertex.parallelism})` : 'the job';
       return failEarly(`Checkpoint triggering task ${name} of job ${this.job.jobId} is not being executed at the moment. Aborting checkpoint. Failure reason: ${NOT_ALL_TASKS_RUNNING}`);
+    }
+    if (!periodic && [...this.pending.values()].filter((p) => !p.periodic).length >= MAX_USER_REQUESTS_IN_FLIGHT) {
+      return failEarly(TOO_MANY_CHECKPOINT_REQUESTS);
     }
     const isSavepoint = request.kind !== 'CHECKPOINT';
     let writer: SnapshotWriter;
@@ -195,6 +208,7 @@ export class CheckpointCoordinator implements TaskCheckpointHost {
     const pending: PendingCheckpoint = {
       id,
       request,
+      periodic,
       triggerTimestamp: now,
       writer,
       waiting: new Set(tasks),

@@ -15,6 +15,7 @@ import {
   type OperatorStateSnapshot,
   type SnapshotMetadata,
 } from './snapshot-model.ts';
+import { prepareTargetDirectory } from './target-directory.ts';
 
 /**
  * A file-system checkpoint storage laid out like Flink's `FileSystemCheckpointStorage`:
@@ -268,7 +269,7 @@ export class FileSystemCheckpointStorage {
   beginCheckpoint(jobId: string, checkpointId: number, triggerTimestamp: number, operators: readonly SnapshotOperatorInfo[], kind: CheckpointKind = 'CHECKPOINT'): SnapshotWriter {
     if (kind === 'SAVEPOINT' || kind === 'SYNC_SAVEPOINT') throw new Error('Use beginSavepoint for savepoints.');
     const jobDir = this.jobDirectory(jobId);
-    for (const sub of ['shared', 'taskowned']) mkdirSync(path.join(jobDir, sub), { recursive: true });
+    for (const sub of ['shared', 'taskowned']) prepareTargetDirectory(path.join(jobDir, sub), 'checkpoint directory');
     return new SnapshotWriter(
       jobId,
       checkpointId,
@@ -292,14 +293,14 @@ export class FileSystemCheckpointStorage {
     operators: readonly SnapshotOperatorInfo[],
     options: { targetDirectory?: string; kind?: 'SAVEPOINT' | 'SYNC_SAVEPOINT' } = {},
   ): SnapshotWriter {
-    const target = options.targetDirectory !== undefined ? localPathOf(options.targetDirectory) : this.savepointDirectory;
-    if (target === undefined) {
+    const requested = options.targetDirectory ?? this.savepointDirectory;
+    if (requested === undefined) {
       throw new Error(
         'No savepoint directory: pass a target directory with the request or set execution.checkpointing.savepoint-dir (state.savepoints.dir).',
       );
     }
     this.jobDirectory(jobId);
-    mkdirSync(target, { recursive: true });
+    const target = prepareTargetDirectory(requested, 'savepoint directory');
     const name = `savepoint-${jobId.slice(0, 6)}-${this.randomHex(6)}`;
     return new SnapshotWriter(jobId, checkpointId, triggerTimestamp, options.kind ?? 'SAVEPOINT', path.join(target, `.${name}.inprogress`), path.join(target, name), operators, () => {});
   }

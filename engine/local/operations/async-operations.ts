@@ -258,10 +258,11 @@ export function parseTriggerRequest(kind: 'savepoint' | 'stop' | 'checkpoint', b
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
     if (v === null) continue;
-    const check = spec.fields[k];
+    // Own fields only: a body key like "__proto__" or "constructor" must read as unknown, not as Object.prototype's.
+    const check = Object.hasOwn(spec.fields, k) ? spec.fields[k] : undefined;
     if (!check) throw fail(`unknown field "${k}"; known: ${Object.keys(spec.fields).join(', ')}`);
     if (!check(v)) throw fail(k === 'triggerId' ? 'triggerId must be 32 lower-case hex characters' : `"${k}" has the wrong type or value`);
-    out[k] = v;
+    Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -22,7 +22,7 @@ let handle: LocalEngineHandle;
 let sinkDir: string;
 
 async function call(method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${handle.url}${url}`, { method, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  const response = await fetch(`${handle.url}${url}`, { method, ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }

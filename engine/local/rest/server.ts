@@ -17,8 +17,10 @@ import {
 import { renderCheckpointConfig, renderCheckpointDetails, renderCheckpointingStatistics, renderTaskCheckpointDetails } from '../checkpoint/checkpoint-stats-rest.ts';
 import { DEFAULT_MAX_EXCEPTIONS, renderExceptionHistory } from '../restart/exception-history.ts';
 import { flinkErrorBody } from '../rest-spec/flink-error.ts';
+import { answerClientErrors, flinkErrorHandler, internalErrorBody } from './error-responses.ts';
 import * as ops from './job-operations.ts';
 import { OperationError, type OperationResult } from './job-operations.ts';
+import { requestGuard, type RequestGuardOptions } from './request-guard.ts';
 import * as views from './views.ts';
 
 /** A REST error: status and Flink's `{"errors": [...]}` body (the message alone unless a body is given). */
@@ -399,22 +401,25 @@ export const EXTRA_ROUTES: RouteSpec[] = [
 ];
 
 function toQuery(req: Request): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
+  const out: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>;
   for (const [k, v] of Object.entries(req.query)) out[k] = Array.isArray(v) ? v.map(String).join(',') : v === undefined ? undefined : String(v);
   return out;
 }
 
-/** The express app serving Flink's REST API v1 (at `/` and `/v1`) over the engine. */
-export function createRestApp(engine: LocalEngine): express.Express {
+/** The largest request body the engine reads (Flink's trigger and run bodies are a few hundred bytes). */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The express app serving Flink's REST API v1 (at `/` and `/v1`) over the engine. Unlike Flink it sends no CORS
+ * header and admits only loopback, same-origin, JSON requests (with the token when it has one): see request-guard.ts.
+ */
+export function createRestApp(engine: LocalEngine, options: RequestGuardOptions = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use((_req, res, next) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    next();
-  });
-  // Flink reads request bodies as JSON whatever the content type says.
-  app.use(express.text({ type: () => true, limit: '1mb' }));
+  app.use(requestGuard(options));
+  // The guard admits only `application/json` writes; GETs with a body are read the same way.
+  app.use(express.text({ type: () => true, limit: MAX_REQUEST_BODY_BYTES }));
   const mount = (prefix: string, routes: RouteSpec[]) => {
     for (const route of routes) {
       const method = route.method.toLowerCase() as 'get' | 'patch' | 'post' | 'put' | 'delete';
@@ -440,7 +445,7 @@ export function createRestApp(engine: LocalEngine): express.Express {
           res.status(result.status ?? 200).json(result.body);
         } catch (error) {
           if (error instanceof RestError) res.status(error.status).json(error.body);
-          else res.status(500).json({ errors: ['Internal server error.', `<Exception on server side:\n${(error as Error).stack ?? String(error)}\nEnd of exception on server side>`] });
+          else res.status(500).json(internalErrorBody(error));
         }
       });
     }
@@ -451,6 +456,7 @@ export function createRestApp(engine: LocalEngine): express.Express {
   app.use((req, res) => {
     res.status(404).json({ errors: [`Not found: ${req.path}`] });
   });
+  app.use(flinkErrorHandler);
   return app;
 }
 
@@ -458,6 +464,7 @@ export function createRestApp(engine: LocalEngine): express.Express {
 export function listen(app: express.Express, port: number, host = '127.0.0.1'): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    answerClientErrors(server);
     server.once('listening', () => resolve({ server, port: (server.address() as AddressInfo).port }));
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') reject(new Error(`Port ${port} on ${host} is already in use: stop what uses it or pick another with --port.`));

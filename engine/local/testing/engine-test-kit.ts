@@ -20,7 +20,7 @@ export function tempDirs(prefix: string): { make(): string; removeAll(): void } 
 
 /** One REST call to a running engine, the body parsed when there is one. */
 export async function call(handle: LocalEngineHandle, method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${handle.url}${url}`, { method, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  const response = await fetch(`${handle.url}${url}`, { method, ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }

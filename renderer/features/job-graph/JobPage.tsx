@@ -140,6 +140,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
 function JobFacts({ graph, fetchedAt }: { graph: JobGraph; fetchedAt: number | null }): ReactNode {
   const now = useNow();
   const duration = liveDuration({ durationMs: graph.durationMs, endTime: null, state: graph.state }, fetchedAt, now);
+  const failedMetrics = graph.vertices.filter((v) => v.metricsUnavailable !== undefined && v.metricsFetchedAt === undefined).length;
   return (
     <>
       <span>
@@ -152,6 +153,19 @@ function JobFacts({ graph, fetchedAt }: { graph: JobGraph; fetchedAt: number | n
       <span title="REST requests the engine made to the cluster for this refresh">
         <strong data-testid={testIds.jobGraph.requestCount}>{graph.requestCount}</strong> requests this refresh
       </span>
+      {graph.metricsSampling ? (
+        <span
+          data-testid={testIds.jobGraph.metricsSampling}
+          title={`A refresh asks metrics for at most ${graph.metricsSampling.maxPerRefresh} vertices; the others show their latest sample until their turn.`}
+        >
+          metrics sampled for {graph.metricsSampling.sampled} of {graph.metricsSampling.of} vertices, in turns
+        </span>
+      ) : null}
+      {failedMetrics > 0 ? (
+        <span className="job-facts__warning" data-testid={testIds.jobGraph.metricsUnavailableCount} title="Their metrics request failed this refresh; hover a vertex for why">
+          ⚠ {failedMetrics} {failedMetrics === 1 ? 'vertex' : 'vertices'} without metrics
+        </span>
+      ) : null}
     </>
   );
 }

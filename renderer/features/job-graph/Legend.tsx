@@ -23,6 +23,10 @@ export function Legend({ vertexCount }: { vertexCount: number }): ReactNode {
         <span className="legend__swatch" style={{ background: NO_METRICS_COLOR }} aria-hidden="true" />
         <span className="legend__label">No metrics yet</span>
       </div>
+      <div className="legend__row">
+        <span className="legend__swatch legend__swatch--unavailable" style={{ background: NO_METRICS_COLOR }} aria-hidden="true" />
+        <span className="legend__label">Metrics unavailable (request failed; hover for why)</span>
+      </div>
       <div className="legend__note">
         Colour: busiest subtask’s busy time · {vertexCount} vertices · click a vertex for its subtasks
       </div>

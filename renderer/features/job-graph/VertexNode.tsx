@@ -27,23 +27,26 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
   const busyMax = vertex.busyTimeMsPerSecond?.max ?? null;
   const bpMax = vertex.backPressuredTimeMsPerSecond?.max ?? null;
   const level = vertex.backpressureLevel;
+  const unavailable = vertex.metricsUnavailable;
   const title = [
     vertex.name,
     `Parallelism ${vertex.parallelism}${vertex.maxParallelism ? ` (max ${vertex.maxParallelism})` : ''}`,
     `Status ${vertex.status}`,
-    `Busy max ${formatMsPerSecond(busyMax)}, back-pressured max ${formatMsPerSecond(bpMax)}`,
+    ...(unavailable ? [`Metrics unavailable: ${unavailable}`] : [`Busy max ${formatMsPerSecond(busyMax)}, back-pressured max ${formatMsPerSecond(bpMax)}`]),
     ...(vertex.busySkew !== null ? [`Busy skew (max/avg over subtasks) ${vertex.busySkew.toFixed(1)}×`] : []),
+    ...(vertex.metricsFetchedAt !== undefined ? [`Metrics sampled at ${new Date(vertex.metricsFetchedAt).toLocaleTimeString()} (a large job's vertices are sampled in turns)`] : []),
     'Click for subtasks',
   ].join('\n');
 
   return (
     <div
-      className={`vertex${selected ? ' vertex--selected' : ''}${compact ? ' vertex--compact' : ''}`}
+      className={`vertex${selected ? ' vertex--selected' : ''}${compact ? ' vertex--compact' : ''}${unavailable ? ' vertex--no-metrics' : ''}`}
       style={{ background: paint.fill }}
       data-testid={testIds.jobGraph.vertex(vertex.id)}
       data-busy={busyMax ?? ''}
       data-backpressure={level ?? ''}
       data-skew={vertex.busySkew ?? ''}
+      data-metrics={unavailable ? 'unavailable' : vertex.metricsFetchedAt !== undefined ? 'earlier-sample' : 'current'}
       title={title}
     >
       {paint.hatch > 0 ? <div className="vertex__hatch" style={{ width: `${paint.hatch * 100}%` }} aria-hidden="true" /> : null}
@@ -70,14 +73,20 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
               <span>busy max {formatMsPerSecond(busyMax)}</span>
               <span className={`bp bp--${level ?? 'none'}`}>BP {level ? BACKPRESSURE_LABEL[level] : '—'}</span>
             </div>
-            {/* Always drawn, so a node keeps the height the layout gave it when metrics arrive. */}
+            {/* Always drawn, so a node keeps the height the layout gave it when metrics arrive or go. */}
             <div className="vertex__row vertex__metrics">
-              <span
-                className={vertex.busySkew !== null && vertex.busySkew >= SKEW_WORTH_NOTICING ? 'vertex__skew--hot' : undefined}
-                title="Busy skew: the busiest subtask's busy time over the average (1× = even; a hot key shows as many ×)"
-              >
-                skew max/avg {vertex.busySkew === null ? '—' : `${vertex.busySkew.toFixed(1)}×`}
-              </span>
+              {unavailable ? (
+                <span className="vertex__unavailable" data-testid={testIds.jobGraph.vertexMetricsUnavailable} title={unavailable}>
+                  ⚠ metrics unavailable
+                </span>
+              ) : (
+                <span
+                  className={vertex.busySkew !== null && vertex.busySkew >= SKEW_WORTH_NOTICING ? 'vertex__skew--hot' : undefined}
+                  title="Busy skew: the busiest subtask's busy time over the average (1× = even; a hot key shows as many ×)"
+                >
+                  skew max/avg {vertex.busySkew === null ? '—' : `${vertex.busySkew.toFixed(1)}×`}
+                </span>
+              )}
             </div>
           </>
         )}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { formatTable } from './format-table.ts';
+import { printable } from './terminal-text.ts';
+
+describe('printable: cluster-controlled text in a terminal', () => {
+  it.each([
+    ['colours', 'job\u001b[31mred\u001b[0m', 'jobred'],
+    ['cursor moves and screen clears', '\u001b[2J\u001b[Hpwned', 'pwned'],
+    ['a window title (OSC, BEL-terminated)', 'a\u001b]0;title\u0007b', 'ab'],
+    ['a hyperlink (OSC 8, ST-terminated)', '\u001b]8;;http://evil\u001b\\click\u001b]8;;\u001b\\', 'click'],
+    ['a clipboard write (OSC 52)', 'x\u001b]52;c;ZXZpbA==\u0007y', 'xy'],
+    ['a DCS string', 'a\u001bPq#0;2;0;0;0\u001b\\b', 'ab'],
+    ['8-bit CSI', 'a\u009b31mb', 'ab'],
+    ['a lone ESC and other controls', 'a\u001b\u0007\u0000b', 'a??b'],
+    ['line breaks and tabs', 'one\ntwo\r\tthree', 'one two  three'],
+    ['bidirectional overrides', 'abc\u202edcba', 'abc?dcba'],
+  ])('removes %s', (_what, input, expected) => {
+    expect(printable(input)).toBe(expected);
+  });
+
+  it('leaves ordinary text, Unicode included, alone', () => {
+    expect(printable('tenant-cost -> Sink: Writer (Überblick, 数据)')).toBe('tenant-cost -> Sink: Writer (Überblick, 数据)');
+  });
+
+  it('is applied to every table cell', () => {
+    expect(formatTable(['NAME'], [['evil\u001b[2J\nname']])).toBe('NAME\nevil name\n');
+  });
+});
