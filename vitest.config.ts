@@ -6,5 +6,7 @@ export default defineConfig({
     include: ['engine/**/*.test.ts', 'renderer/**/*.test.ts', 'electron/**/*.test.ts'],
     exclude: ['**/*.flink.test.ts', '**/node_modules/**'],
     testTimeout: 20_000,
+    // CSS is skipped in tests, except the theme's tokens, which theme.test.ts reads (`?raw`) to check contrast.
+    css: { include: [/theme\.css/] },
   },
 });
