@@ -3,6 +3,7 @@ import { ClusterConnections, connect, createClient } from '../clusters/cluster-c
 import { validateClusterInput } from '../clusters/cluster-input.ts';
 import { type ClusterStore, type StoredCluster, toClusterConfig } from '../clusters/cluster-store.ts';
 import type { SecretStore } from '../clusters/secret-store.ts';
+import { exportSubtaskMetrics } from '../exports/subtask-metrics.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { localEngineEndpoints } from '../flink-rest/endpoints.ts';
 import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/cluster-views.ts';
@@ -125,6 +126,10 @@ export function createEngine(deps: EngineDeps): EngineApi {
       const jobs = result.failedJobs.length > 0 ? `jobs failing over: ${result.failedJobs.join(', ')}` : 'it ran no task';
       const back = result.restartsAt !== null ? `; a new TaskManager registers at ${new Date(result.restartsAt).toLocaleTimeString()}` : '';
       return { message: `TaskManager ${result.killed} killed; ${jobs}${back}.` };
+    },
+
+    async exportSubtaskMetrics(clusterId, jobId) {
+      return exportSubtaskMetrics(connection(clusterId).client, clusterId, requireId(jobId, 'job'));
     },
   };
 }

@@ -41,6 +41,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       res.status(421).send('Misdirected request');
       return;
     }
+    const refusal = crossSiteRefusal(req, port);
+    if (refusal) {
+      res.status(refusal.status).set('Referrer-Policy', 'no-referrer').json({ ok: false, error: { kind: 'forbidden', message: refusal.message } });
+      return;
+    }
     res.set({
       'Content-Security-Policy': CSP,
       'X-Content-Type-Options': 'nosniff',
@@ -71,6 +76,21 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     url: `http://127.0.0.1:${port}/?token=${token}`,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
+}
+
+/**
+ * Another site's page in the user's browser may send requests here (a form post, a fetch): its Origin
+ * is not this server's, and a form cannot send JSON. Both are refused before anything reads the body.
+ */
+function crossSiteRefusal(req: Request, port: number): { status: number; message: string } | null {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) {
+    return { status: 403, message: 'Requests from other sites are refused.' };
+  }
+  if (req.method === 'POST' && req.path === '/api/rpc' && !req.is('application/json')) {
+    return { status: 415, message: 'Engine calls are JSON (Content-Type: application/json).' };
+  }
+  return null;
 }
 
 function hasToken(header: string | undefined, token: string): boolean {

@@ -219,6 +219,17 @@ export interface EngineApi {
    * fail over through their restart strategy. Refused for any other cluster.
    */
   killTaskManager(clusterId: string, taskManagerId: string): Promise<{ message: string }>;
+  /** Every subtask of every vertex of a job as CSV, one row each (1 + 3V requests); the UI saves it with the shell. */
+  exportSubtaskMetrics(clusterId: string, jobId: string): Promise<ExportedFile>;
+}
+
+/** A file the engine prepared for the user to save (ShellApi.saveFile): text, with a name to suggest. */
+export interface ExportedFile {
+  suggestedName: string;
+  content: string;
+  mime: string;
+  /** Data rows, for the message that says it is done. */
+  rows: number;
 }
 
 export type EngineMethod = keyof EngineApi;
@@ -236,6 +247,7 @@ export const ENGINE_METHODS = [
   'getVertexSubtasks',
   'listTaskManagers',
   'killTaskManager',
+  'exportSubtaskMetrics',
 ] as const satisfies readonly EngineMethod[];
 
 /** What a bridge returns for one call. */

@@ -17,6 +17,7 @@ import { testIds } from '../../testIds';
 import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
 import { SubtasksPanel } from '../subtasks/SubtasksPanel';
+import { ExportSubtasksButton } from './ExportSubtasksButton';
 import { JobGraphCanvas } from './JobGraphCanvas';
 import { useGraphLayout } from './useGraphLayout';
 
@@ -74,6 +75,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
           <Freshness updatedAt={poll.updatedAt} loading={poll.loading} stale={poll.stale} />
         </div>
         <RefreshControl refresh={refresh} />
+        {graph ? <ExportSubtasksButton clusterId={clusterId} jobId={jobId} /> : null}
       </header>
 
       {gone ? (
