@@ -66,6 +66,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
             {graph?.name ?? (gone ? 'Job not found' : 'Loading job…')}
           </h1>
           {graph ? <StateBadge state={graph.state} testId={testIds.jobGraph.state} /> : null}
+          {graph ? <ExportSubtasksButton clusterId={clusterId} jobId={jobId} /> : null}
         </div>
         <div className="job-header__facts">
           <code className="mono small" title="Job ID">
@@ -75,7 +76,6 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
           <Freshness updatedAt={poll.updatedAt} loading={poll.loading} stale={poll.stale} />
         </div>
         <RefreshControl refresh={refresh} />
-        {graph ? <ExportSubtasksButton clusterId={clusterId} jobId={jobId} /> : null}
       </header>
 
       {gone ? (
