@@ -1,4 +1,4 @@
-import { BrowserWindow, type BrowserWindowConstructorOptions, type Rectangle } from 'electron';
+import { BrowserWindow, type Rectangle } from 'electron';
 import { PRODUCT_NAME } from '../common/app-identity.ts';
 import { MIN_WINDOW_SIZE, type WindowState } from './window-state.ts';
 
@@ -14,12 +14,24 @@ export interface MainWindowOptions {
   icon?: string;
 }
 
-/** The options of the one window: the page is untrusted UI with no Node, no navigation, no new windows. */
-export function mainWindowOptions(options: MainWindowOptions): BrowserWindowConstructorOptions {
-  const { bounds } = options.state;
-  return {
+/** The state to remember when the window closes: its normal bounds even while maximised or full screen. */
+export function currentWindowState(window: Pick<BrowserWindow, 'getNormalBounds' | 'isMaximized' | 'isFullScreen'>): WindowState {
+  const bounds: Rectangle = window.getNormalBounds();
+  return { bounds, maximized: window.isMaximized(), fullScreen: window.isFullScreen() };
+}
+
+/**
+ * Creates the window where it was last time, loads the page (at `hash`, e.g. a deep link) and shows it
+ * when painted. `saveState` gets the state to remember when it closes.
+ */
+export function createMainWindow(
+  options: MainWindowOptions & { pageFile: string; hash?: string; saveState: (state: WindowState) => void },
+): { window: BrowserWindow; loaded: Promise<void> } {
+  // The options stay literal here: audit tools (electronegativity) read them from this call.
+  // The page is untrusted UI: no Node, no navigation, no new windows, no devtools in a release.
+  const window = new BrowserWindow({
     title: PRODUCT_NAME,
-    ...bounds,
+    ...options.state.bounds,
     minWidth: MIN_WINDOW_SIZE.width,
     minHeight: MIN_WINDOW_SIZE.height,
     show: false,
@@ -43,23 +55,7 @@ export function mainWindowOptions(options: MainWindowOptions): BrowserWindowCons
       // A middle click would try to open a link in a new window; there are none to open.
       disableBlinkFeatures: 'Auxclick',
     },
-  };
-}
-
-/** The state to remember when the window closes: its normal bounds even while maximised or full screen. */
-export function currentWindowState(window: Pick<BrowserWindow, 'getNormalBounds' | 'isMaximized' | 'isFullScreen'>): WindowState {
-  const bounds: Rectangle = window.getNormalBounds();
-  return { bounds, maximized: window.isMaximized(), fullScreen: window.isFullScreen() };
-}
-
-/**
- * Creates the window where it was last time, loads the page (at `hash`, e.g. a deep link) and shows it
- * when painted. `saveState` gets the state to remember when it closes.
- */
-export function createMainWindow(
-  options: MainWindowOptions & { pageFile: string; hash?: string; saveState: (state: WindowState) => void },
-): { window: BrowserWindow; loaded: Promise<void> } {
-  const window = new BrowserWindow(mainWindowOptions(options));
+  });
   if (options.state.maximized) window.maximize();
   if (options.state.fullScreen) window.setFullScreen(true);
   window.once('ready-to-show', () => window.show());
