@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { EngineApi } from '../../engine/contracts/engine-api';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { ErrorBoundary } from '../components/ErrorBoundary';
@@ -10,15 +10,11 @@ import { testIds } from '../testIds';
 import { EngineProvider, useEngine } from './engine';
 import { routeClusterId, type Route } from './route';
 import { hrefFor, useHashRoute } from './useHashRoute';
-import { subscribeShellEvents } from '../api/shell-client';
 import { Toaster } from '../components/Toaster';
 import { DeepLinkPage } from '../features/deep-link/DeepLinkPage';
-import { parseHash } from './route';
-import { refreshSettings } from './refreshSettings';
-import type { ShortcutAction } from './shortcuts';
 import { ShortcutsSheet } from './ShortcutsSheet';
 import { ThemePicker } from './ThemePicker';
-import { focusWhenPresent, useKeyboardShortcuts } from './useKeyboardShortcuts';
+import { useShellCommands } from './useShellCommands';
 
 /** The job page brings React Flow (and, on first layout, ELK): loaded when a job is opened. */
 const JobPage = lazy(() => import('../features/job-graph/JobPage').then((m) => ({ default: m.JobPage })));
@@ -37,7 +33,7 @@ function Shell(): ReactNode {
   const [route, navigate] = useHashRoute();
   const { appInfo, appInfoError } = useEngine();
   const activeClusterId = routeClusterId(route);
-  const desktop = useDesktopWiring();
+  const commands = useShellCommands();
   return (
     <div className="app" data-testid={testIds.app.root}>
       <header className="topbar">
@@ -48,7 +44,7 @@ function Shell(): ReactNode {
         <span className="topbar__meta">
           {appInfo ? `${appInfo.mode === 'web' ? 'web mode' : 'desktop'} · v${appInfo.version}` : null}
           <ThemePicker />
-          <button type="button" className="topbar__help" onClick={desktop.showShortcuts} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+          <button type="button" className="topbar__help" onClick={commands.showShortcuts} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
             ?
           </button>
         </span>
@@ -65,62 +61,10 @@ function Shell(): ReactNode {
         </main>
       </div>
       <Toaster />
-      <ShortcutsSheet open={desktop.sheetOpen} desktop={appInfo?.mode === 'electron'} onClose={desktop.closeShortcuts} />
+      <ShortcutsSheet open={commands.sheetOpen} desktop={appInfo?.mode === 'electron'} onClose={commands.closeShortcuts} />
     </div>
   );
 }
-
-/**
- * The shell-wide commands: keyboard shortcuts, and the desktop shell's menu commands and links.
- * `/` filters jobs, `g` `j` goes to the jobs list, `Esc` closes the sheet or the subtasks panel, `?` opens the sheet.
- */
-function useDesktopWiring(): { sheetOpen: boolean; showShortcuts: () => void; closeShortcuts: () => void } {
-  const [route, navigate] = useHashRoute();
-  const { clusters } = useClusters();
-  const [sheetOpen, setSheetOpen] = useState(false);
-  const showShortcuts = useCallback(() => setSheetOpen(true), []);
-  const closeShortcuts = useCallback(() => setSheetOpen(false), []);
-
-  const goToJobs = (): boolean => {
-    const clusterId = routeClusterId(route) ?? (clusters?.length === 1 ? clusters[0].id : null);
-    if (!clusterId) return false;
-    if (route.page !== 'cluster') navigate({ page: 'cluster', clusterId });
-    return true;
-  };
-
-  useKeyboardShortcuts((action: ShortcutAction) => {
-    switch (action) {
-      case 'show-shortcuts':
-        setSheetOpen(true);
-        return;
-      case 'close-panel':
-        if (sheetOpen) setSheetOpen(false);
-        else if (route.page === 'job' && route.vertexId) navigate({ ...route, vertexId: null }, { replace: true });
-        return;
-      case 'go-to-jobs':
-        if (goToJobs()) focusWhenPresent(`[data-testid="${testIds.jobs.panel}"] h2`);
-        return;
-      case 'focus-job-filter':
-        if (document.querySelector(JOB_FILTER) || goToJobs()) focusWhenPresent(JOB_FILTER);
-        return;
-    }
-  });
-
-  useEffect(
-    () =>
-      subscribeShellEvents((event) => {
-        if (event.type === 'refresh-data') refreshSettings.refreshNow();
-        if (event.type === 'show-shortcuts') setSheetOpen(true);
-        // Only a link the page itself reads as a deep link moves it; anything else is ignored.
-        if (event.type === 'open-link' && parseHash(event.hash).page === 'deep-link') window.location.hash = event.hash;
-      }),
-    [],
-  );
-
-  return { sheetOpen, showShortcuts, closeShortcuts };
-}
-
-const JOB_FILTER = '[data-shortcut-target="job-filter"]';
 
 function Page({ route, navigate }: { route: Route; navigate: ReturnType<typeof useHashRoute>[1] }): ReactNode {
   const { clusters, loading } = useClusters();
