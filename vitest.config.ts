@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['engine/**/*.test.ts', 'renderer/**/*.test.ts', 'electron/**/*.test.ts'],
-    exclude: ['**/*.flink.test.ts', '**/node_modules/**'],
+    // *.package.test.ts check the packaged app after a build: `npm run test:package`.
+    exclude: ['**/*.flink.test.ts', '**/*.package.test.ts', '**/node_modules/**'],
     testTimeout: 20_000,
+    // CSS is skipped in tests, except the theme's tokens, which theme.test.ts reads (`?raw`) to check contrast.
+    css: { include: [/theme\.css/] },
   },
 });

@@ -76,4 +76,20 @@ export const testIds = {
     banner: 'error-banner',
     endpoint: 'error-endpoint',
   },
+  toasts: {
+    region: 'toasts',
+    toast: 'toast',
+  },
+  shortcuts: {
+    sheet: 'shortcuts-sheet',
+  },
+  theme: {
+    picker: 'theme-picker',
+  },
+  deepLink: {
+    unresolved: 'deep-link-unresolved',
+  },
+  exports: {
+    subtaskMetrics: 'export-subtask-metrics',
+  },
 } as const;

@@ -10,9 +10,8 @@ import { isTrustedSender, type SenderFrameInfo } from './is-trusted-sender.ts';
  * Returns a function that unwires it.
  */
 export function registerEngineIpc(engine: EngineApi, trustedPageUrl: string): () => void {
-  const caseInsensitivePaths = process.platform === 'win32' || process.platform === 'darwin';
   ipcMain.handle(ENGINE_CHANNEL, async (event: IpcMainInvokeEvent, method: unknown, args: unknown): Promise<BridgeResponse> => {
-    if (!isTrustedSender(senderFrameInfo(event), trustedPageUrl, { caseInsensitivePaths })) {
+    if (!isFromTrustedPage(event, trustedPageUrl)) {
       return {
         ok: false,
         error: { kind: 'forbidden', message: 'Engine calls are accepted only from the console\'s own page.' },
@@ -23,7 +22,14 @@ export function registerEngineIpc(engine: EngineApi, trustedPageUrl: string): ()
   return () => ipcMain.removeHandler(ENGINE_CHANNEL);
 }
 
-function senderFrameInfo(event: IpcMainInvokeEvent): SenderFrameInfo | null {
+/** True when the call comes from the app's own top-level page (see is-trusted-sender.ts). */
+export function isFromTrustedPage(event: IpcMainInvokeEvent, trustedPageUrl: string): boolean {
+  const caseInsensitivePaths = process.platform === 'win32' || process.platform === 'darwin';
+  return isTrustedSender(senderFrameInfo(event), trustedPageUrl, { caseInsensitivePaths });
+}
+
+/** The frame a call came from, or null when it is gone; shared with the shell's channel. */
+export function senderFrameInfo(event: IpcMainInvokeEvent): SenderFrameInfo | null {
   try {
     const frame = event.senderFrame;
     if (!frame || frame.detached) return null;

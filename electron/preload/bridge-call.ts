@@ -1,13 +1,13 @@
 import { ENGINE_METHODS, type BridgeResponse } from '../../engine/contracts/engine-api.ts';
 
 /**
- * The preload's half of the allow-list: a call that main would refuse is refused here,
+ * The preload's half of an allow-list (the engine's by default, or the shell's): a call that main would refuse is refused here,
  * before it crosses the process boundary. Returns the refusal, or null when the call may cross.
  * Main checks again (`dispatchEngineCall`): the page is never trusted to have come through here.
  */
-export function refuseBridgeCall(method: unknown, args: unknown): BridgeResponse | null {
-  if (typeof method !== 'string' || !(ENGINE_METHODS as readonly string[]).includes(method)) {
-    return invalid(`Unknown engine call "${String(method)}": the bridge accepts only ${ENGINE_METHODS.join(', ')}.`);
+export function refuseBridgeCall(method: unknown, args: unknown, allowed: readonly string[] = ENGINE_METHODS): BridgeResponse | null {
+  if (typeof method !== 'string' || !allowed.includes(method)) {
+    return invalid(`Unknown call "${String(method)}": the bridge accepts only ${allowed.join(', ')}.`);
   }
   if (!Array.isArray(args)) {
     return invalid(`Arguments of "${method}" must be a list, e.g. invoke('${method}', []).`);

@@ -1,12 +1,16 @@
 /**
  * Sandboxed preload: bundled into one CJS file (electron/dist/preload.cjs) because a sandboxed
- * preload can require only `electron` and a few built-ins. It exposes one object, `window.flinkOps`,
- * with one function; the page never sees `ipcRenderer` or a channel name.
+ * preload can require only `electron` and a few built-ins. It exposes one object, `window.flinkOps`:
+ * the engine bridge (`invoke`), the shell bridge (`invokeShell`) and the shell's events (`onShellEvent`).
+ * The page never sees `ipcRenderer`, a channel name or an IPC event object.
  */
 import { contextBridge, ipcRenderer } from 'electron';
 import type { BridgeResponse } from '../../engine/contracts/engine-api.ts';
+import { SHELL_METHODS, type ShellEvent } from '../../engine/contracts/shell-api.ts';
 import { ENGINE_CHANNEL } from '../common/engine-channel.ts';
+import { SHELL_CHANNEL, SHELL_EVENT_CHANNEL } from '../common/shell-channel.ts';
 import { refuseBridgeCall, transportFailure } from './bridge-call.ts';
+import { shellEventHub } from './shell-events.ts';
 
 async function invoke(method: unknown, args: unknown): Promise<BridgeResponse> {
   const refusal = refuseBridgeCall(method, args);
@@ -18,4 +22,21 @@ async function invoke(method: unknown, args: unknown): Promise<BridgeResponse> {
   }
 }
 
-contextBridge.exposeInMainWorld('flinkOps', { invoke });
+async function invokeShell(method: unknown, args: unknown): Promise<BridgeResponse> {
+  const refusal = refuseBridgeCall(method, args, SHELL_METHODS);
+  if (refusal) return refusal;
+  try {
+    return (await ipcRenderer.invoke(SHELL_CHANNEL, method, args)) as BridgeResponse;
+  } catch (error) {
+    return transportFailure(String(method), error);
+  }
+}
+
+const events = shellEventHub();
+ipcRenderer.on(SHELL_EVENT_CHANNEL, (_event, payload: unknown) => events.receive(payload));
+
+contextBridge.exposeInMainWorld('flinkOps', {
+  invoke,
+  invokeShell,
+  onShellEvent: (listener: (event: ShellEvent) => void) => events.subscribe(listener),
+});

@@ -4,6 +4,7 @@ import { validateClusterInput } from '../clusters/cluster-input.ts';
 import { type ClusterStore, type StoredCluster, toClusterConfig } from '../clusters/cluster-store.ts';
 import type { SecretStore } from '../clusters/secret-store.ts';
 import type { HistoryStore } from '../history/history-store.ts';
+import { exportSubtaskMetrics } from '../exports/subtask-metrics.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { localEngineEndpoints } from '../flink-rest/endpoints.ts';
 import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/cluster-views.ts';
@@ -176,6 +177,9 @@ export function createEngine(deps: EngineDeps): Engine {
     },
 
     close: () => watcher.stop(),
+    async exportSubtaskMetrics(clusterId, jobId) {
+      return exportSubtaskMetrics(connection(clusterId).client, clusterId, requireId(jobId, 'job'));
+    },
   };
 }
 

@@ -41,6 +41,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       refuse(res, 421, 'invalid-input', 'Misdirected request: web mode answers only to 127.0.0.1 and localhost.');
       return;
     }
+    const refusal = crossSiteRefusal(req, port);
+    if (refusal) {
+      res.status(refusal.status).set('Referrer-Policy', 'no-referrer').json({ ok: false, error: { kind: 'forbidden', message: refusal.message } });
+      return;
+    }
     res.set({
       'Content-Security-Policy': CSP,
       'X-Content-Type-Options': 'nosniff',
@@ -91,6 +96,21 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
 function refuse(res: Response, status: number, kind: ErrorKind, message: string): void {
   res.status(status).json({ ok: false, error: { kind, message } });
+}
+
+/**
+ * Another site's page in the user's browser may send requests here (a form post, a fetch): its Origin
+ * is not this server's, and a form cannot send JSON. Both are refused before anything reads the body.
+ */
+function crossSiteRefusal(req: Request, port: number): { status: number; message: string } | null {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) {
+    return { status: 403, message: 'Requests from other sites are refused.' };
+  }
+  if (req.method === 'POST' && req.path === '/api/rpc' && !req.is('application/json')) {
+    return { status: 415, message: 'Engine calls are JSON (Content-Type: application/json).' };
+  }
+  return null;
 }
 
 function hasToken(header: string | undefined, token: string): boolean {

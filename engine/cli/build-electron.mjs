@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Bundles the Electron shell: electron/main/main.ts -> electron/dist/main.cjs and
-// electron/preload/preload.ts -> electron/dist/preload.cjs. Silent on success; esbuild prints
+// Bundles the Electron shell: electron/main/main.ts -> electron/dist/main.cjs,
+// electron/preload/preload.ts -> electron/dist/preload.cjs, and the `flink-ops` CLI the app runs the
+// bundled local engine with -> electron/dist/engine/flink-ops.cjs. Silent on success; esbuild prints
 // warnings and errors itself, and a failed build exits 1.
 //
 // Both outputs are CommonJS with everything bundled except `electron` (provided by the runtime):
@@ -14,14 +15,26 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const { version } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+const { version, homepage } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+
+// A CJS bundle has no import.meta: engine code that reads it gets the bundle's own location instead of
+// undefined. Engine modules find their files relative to themselves (resources/scenarios from
+// engine/local/scenarios/), so each bundle sits as deep below the root as the modules it needs.
+const importMetaAsBundle = {
+  'import.meta.url': '__bundleUrl',
+  'import.meta.dirname': '__dirname',
+  'import.meta.filename': '__filename',
+};
+const bundleUrlBanner = { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' };
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   absWorkingDir: root,
   bundle: true,
   format: 'cjs',
-  external: ['electron'],
+  // Electron is the runtime's; LMDB (the history store) is a native N-API module, shipped in node_modules
+  // (unpacked from the asar) and loaded from there, never bundled.
+  external: ['electron', 'lmdb'],
   logLevel: 'warning',
   legalComments: 'none',
   charset: 'utf8',
@@ -33,19 +46,31 @@ try {
       ...common,
       entryPoints: ['electron/main/main.ts'],
       outfile: 'electron/dist/main.cjs',
-      // LMDB (the history store) is a native N-API module: loaded from node_modules at run time, never bundled.
-      external: ['electron', 'lmdb'],
       platform: 'node',
       target: 'node22',
       define: {
         __FLINK_OPS_VERSION__: JSON.stringify(version),
-        // A CJS bundle has no import.meta: engine code that reads it gets the bundle's own location
-        // (electron/dist, two levels below the root like engine/<folder>/) instead of undefined.
-        'import.meta.url': '__bundleUrl',
-        'import.meta.dirname': '__dirname',
-        'import.meta.filename': '__filename',
+        __FLINK_OPS_HOMEPAGE__: JSON.stringify(homepage ?? ''),
+        // electron/dist: two levels below the root, like engine/<folder>/.
+        ...importMetaAsBundle,
       },
-      banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+      banner: bundleUrlBanner,
+    }),
+    // The desktop app's local engine: the CLI as one file, so an installed app needs neither TypeScript
+    // nor node_modules. electron/dist/engine: three levels below the root, like engine/local/scenarios/.
+    build({
+      ...common,
+      stdin: {
+        contents: "import { runCli } from './engine/cli/main.ts';\nvoid runCli(process.argv).then((code) => { process.exitCode = code; });",
+        resolveDir: root,
+        sourcefile: 'flink-ops-entry.ts',
+        loader: 'ts',
+      },
+      outfile: 'electron/dist/engine/flink-ops.cjs',
+      platform: 'node',
+      target: 'node22',
+      define: importMetaAsBundle,
+      banner: bundleUrlBanner,
     }),
     build({
       ...common,

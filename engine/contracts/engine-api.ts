@@ -255,6 +255,17 @@ export interface EngineApi {
   listWatches(): Promise<JobWatch[]>;
   /** Pins a job (watched until unpinned or it ends) or unpins it (then watched only while a page shows it). */
   setJobPinned(clusterId: string, jobId: string, pinned: boolean): Promise<JobWatch | null>;
+  /** Every subtask of every vertex of a job as CSV, one row each (1 + 3V requests); the UI saves it with the shell. */
+  exportSubtaskMetrics(clusterId: string, jobId: string): Promise<ExportedFile>;
+}
+
+/** A file the engine prepared for the user to save (ShellApi.saveFile): text, with a name to suggest. */
+export interface ExportedFile {
+  suggestedName: string;
+  content: string;
+  mime: string;
+  /** Data rows, for the message that says it is done. */
+  rows: number;
 }
 
 export type EngineMethod = keyof EngineApi;
@@ -274,6 +285,7 @@ export const ENGINE_METHODS = [
   'killTaskManager',
   'listWatches',
   'setJobPinned',
+  'exportSubtaskMetrics',
 ] as const satisfies readonly EngineMethod[];
 
 /** What a bridge returns for one call. */

@@ -5,6 +5,7 @@ import {
   type EngineMethod,
   type ErrorInfo,
 } from '../../engine/contracts/engine-api';
+import type { ShellEvent, ShellMethod } from '../../engine/contracts/shell-api';
 
 /** A failed engine call, carrying the engine's explanation. */
 export class EngineCallError extends Error {
@@ -29,9 +30,13 @@ export function createEngineClient(transport: Transport): EngineApi {
   return client as unknown as EngineApi;
 }
 
-/** Exposed by electron/preload: one function, checked against ENGINE_METHODS on both sides. */
+/** Exposed by electron/preload: each call checked against its allow-list (ENGINE_METHODS, SHELL_METHODS) on both sides. */
 interface PreloadBridge {
   invoke(method: EngineMethod, args: unknown[]): Promise<BridgeResponse>;
+  /** The desktop shell's calls (see shell-client.ts). */
+  invokeShell?(method: ShellMethod, args: unknown[]): Promise<BridgeResponse>;
+  /** The desktop shell's events; returns a function that unsubscribes. */
+  onShellEvent?(listener: (event: ShellEvent) => void): () => void;
 }
 
 declare global {

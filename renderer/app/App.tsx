@@ -10,6 +10,11 @@ import { testIds } from '../testIds';
 import { EngineProvider, useEngine } from './engine';
 import { routeClusterId, type Route } from './route';
 import { hrefFor, useHashRoute } from './useHashRoute';
+import { Toaster } from '../components/Toaster';
+import { DeepLinkPage } from '../features/deep-link/DeepLinkPage';
+import { ShortcutsSheet } from './ShortcutsSheet';
+import { ThemePicker } from './ThemePicker';
+import { useShellCommands } from './useShellCommands';
 
 /** The job page brings React Flow (and, on first layout, ELK): loaded when a job is opened. */
 const JobPage = lazy(() => import('../features/job-graph/JobPage').then((m) => ({ default: m.JobPage })));
@@ -28,6 +33,7 @@ function Shell(): ReactNode {
   const [route, navigate] = useHashRoute();
   const { appInfo, appInfoError } = useEngine();
   const activeClusterId = routeClusterId(route);
+  const commands = useShellCommands();
   return (
     <div className="app" data-testid={testIds.app.root}>
       <header className="topbar">
@@ -37,6 +43,10 @@ function Shell(): ReactNode {
         </a>
         <span className="topbar__meta">
           {appInfo ? `${appInfo.mode === 'web' ? 'web mode' : 'desktop'} · v${appInfo.version}` : null}
+          <ThemePicker />
+          <button type="button" className="topbar__help" onClick={commands.showShortcuts} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+            ?
+          </button>
         </span>
       </header>
       {appInfoError ? <ErrorBanner error={appInfoError} context="The console could not reach its engine" /> : null}
@@ -50,6 +60,8 @@ function Shell(): ReactNode {
           </ErrorBoundary>
         </main>
       </div>
+      <Toaster />
+      <ShortcutsSheet open={commands.sheetOpen} desktop={appInfo?.mode === 'electron'} onClose={commands.closeShortcuts} />
     </div>
   );
 }
@@ -105,6 +117,8 @@ function Page({ route, navigate }: { route: Route; navigate: ReturnType<typeof u
           />
         </Suspense>
       );
+    case 'deep-link':
+      return <DeepLinkPage target={route} navigate={navigate} />;
     case 'unknown':
       return (
         <section className="panel not-found" role="alert">

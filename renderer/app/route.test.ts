@@ -66,3 +66,19 @@ describe('routeClusterId', () => {
     expect(routeClusterId({ page: 'home' })).toBeNull();
   });
 });
+
+describe('deep links in the hash', () => {
+  const job = '0123456789abcdef0123456789abcdef';
+
+  it('reads #/cluster/<name>/job/<id>, the desktop link\'s path', () => {
+    expect(parseHash(`#/cluster/prod%20eu/job/${job}`)).toEqual({ page: 'deep-link', clusterName: 'prod eu', jobId: job });
+    expect(parseHash(`#cluster/prod/job/${job}`)).toEqual({ page: 'deep-link', clusterName: 'prod', jobId: job });
+    expect(formatRoute({ page: 'deep-link', clusterName: 'prod eu', jobId: job })).toBe(`#/cluster/prod%20eu/job/${job}`);
+  });
+
+  it('treats a malformed one as an unknown page', () => {
+    for (const hash of [`#/cluster/prod/job/123`, `#/cluster//job/${job}`, `#/cluster/prod/job/${job}?vertex=x`, `#/cluster/prod`]) {
+      expect(parseHash(hash), hash).toEqual({ page: 'unknown', hash });
+    }
+  });
+});

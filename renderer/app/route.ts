@@ -8,13 +8,17 @@
  *   #/clusters/<id>                     overview + jobs
  *   #/clusters/<id>/jobs/<jobId>        job graph
  *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>   job graph with a vertex's subtasks open
+ *   #/cluster/<name>/job/<jobId>        a deep link (engine/contracts/deep-link.ts): the job, by cluster name
  */
+import { deepLinkHash, parseDeepLinkPath } from '../../engine/contracts/deep-link';
+
 export type Route =
   | { page: 'home' }
   | { page: 'add-cluster' }
   | { page: 'edit-cluster'; clusterId: string }
   | { page: 'cluster'; clusterId: string }
   | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null }
+  | { page: 'deep-link'; clusterName: string; jobId: string }
   | { page: 'unknown'; hash: string };
 
 export function parseHash(hash: string): Route {
@@ -31,6 +35,10 @@ export function parseHash(hash: string): Route {
   }
 
   if (segments.length === 0) return { page: 'home' };
+  if (segments[0] === 'cluster') {
+    const target = queryAt < 0 ? parseDeepLinkPath(path) : null;
+    return target ? { page: 'deep-link', ...target } : { page: 'unknown', hash };
+  }
   if (segments[0] !== 'clusters') return { page: 'unknown', hash };
   if (segments.length === 1) return { page: 'home' };
   if (segments.length === 2 && segments[1] === 'new') return { page: 'add-cluster' };
@@ -60,6 +68,8 @@ export function formatRoute(route: Route): string {
       const base = `#/clusters/${enc(route.clusterId)}/jobs/${enc(route.jobId)}`;
       return route.vertexId ? `${base}?vertex=${enc(route.vertexId)}` : base;
     }
+    case 'deep-link':
+      return deepLinkHash(route);
     case 'unknown':
       return route.hash.startsWith('#') ? route.hash : `#${route.hash}`;
   }

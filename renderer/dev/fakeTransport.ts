@@ -157,6 +157,12 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
   listTaskManagers: () =>
     ['tm-a', 'tm-b'].map((id, i) => ({ id, address: `127.0.0.1:4100${i}`, slotsTotal: 2, slotsFree: i, lastHeartbeat: Date.now() - 2_000 })),
   killTaskManager: (_clusterId: string, taskManagerId: string) => ({ message: `TaskManager ${taskManagerId} killed; it ran no task.` }),
+  exportSubtaskMetrics: (_clusterId: string, jobId: string) => ({
+    suggestedName: `subtasks-${jobId.slice(0, 8)}.csv`,
+    content: 'vertex_id,vertex_name,subtask\nsrc,Source,0\n',
+    mime: 'text/csv',
+    rows: 1,
+  }),
   listJobs: () => [...jobs.map((j) => ({ ...j.summary, durationMs: Date.now() - j.summary.startTime })), finished, failed],
   getJobGraph: (clusterId: string, jobId: string): JobGraph => {
     const job = jobs.find((j) => j.summary.id === jobId);

@@ -13,6 +13,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import type { JobGraph } from '../../../engine/contracts/engine-api';
+import { useTheme } from '../../app/theme';
 import { testIds } from '../../testIds';
 import { paintVertex } from './colors';
 import { VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './layout';
@@ -48,6 +49,7 @@ export function JobGraphCanvas(props: JobGraphCanvasProps): ReactNode {
 }
 
 function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCanvasProps): ReactNode {
+  const { resolved: theme } = useTheme();
   const containerRef = useRef<HTMLDivElement>(null);
   const flow = useReactFlow();
 
@@ -78,7 +80,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
           source: edge.source,
           target: edge.target,
           data: { strategy: edge.shipStrategy, points: route?.points ?? [], label: route?.label ?? null },
-          markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: '#8b9bb4' },
+          markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: 'var(--graph-edge)' },
           selectable: false,
           focusable: false,
         };
@@ -124,9 +126,9 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
         maxZoom={2.5}
         onlyRenderVisibleElements={graph.vertices.length > 60}
         attributionPosition="top-right"
-        colorMode="dark"
+        colorMode={theme}
       >
-        <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#2a3444" />
+        <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="var(--graph-dots)" />
         <Controls showInteractive={false} showFitView={false} position="bottom-left">
           <ControlButton onClick={onFitView} aria-label="Fit View" title="Fit view: the whole graph">
             <svg viewBox="0 0 16 16" aria-hidden="true">
@@ -141,7 +143,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
           zoomable
           nodeColor={minimapColor}
           nodeStrokeWidth={0}
-          maskColor="rgba(8, 12, 20, 0.6)"
+          maskColor="var(--graph-minimap-mask)"
           ariaLabel="Overview of the whole job graph"
           style={{ width: 180, height: 120 }}
         />

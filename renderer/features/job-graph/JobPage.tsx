@@ -17,6 +17,7 @@ import { testIds } from '../../testIds';
 import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
 import { SubtasksPanel } from '../subtasks/SubtasksPanel';
+import { ExportSubtasksButton } from './ExportSubtasksButton';
 import { JobGraphCanvas } from './JobGraphCanvas';
 import { useGraphLayout } from './useGraphLayout';
 
@@ -65,6 +66,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
             {graph?.name ?? (gone ? 'Job not found' : 'Loading job…')}
           </h1>
           {graph ? <StateBadge state={graph.state} testId={testIds.jobGraph.state} /> : null}
+          {graph ? <ExportSubtasksButton clusterId={clusterId} jobId={jobId} /> : null}
         </div>
         <div className="job-header__facts">
           <code className="mono small" title="Job ID">

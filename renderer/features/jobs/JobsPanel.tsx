@@ -42,6 +42,7 @@ export function JobsPanel({
           className="search"
           placeholder="Filter by name, id or state"
           aria-label="Filter jobs"
+          data-shortcut-target="job-filter"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
