@@ -5,6 +5,7 @@
 #   bash e2e/kafka/kafka.sh up     [--version V]   (default 4.4.0; 3.9.2 works too)
 #   bash e2e/kafka/kafka.sh down   [--version V]
 #   bash e2e/kafka/kafka.sh status [--version V]
+#   --name N runs a second, separate broker of that version (run-N/, broker-N.json): tests that kill one.
 #
 # The broker comes from Maven Central (org.apache.kafka:kafka_2.13:V and its dependencies, `mvn
 # dependency:copy-dependencies` on a small pom) and lives in <repo>/.cache/kafka/<V>/ (see e2e/kafka/README.md).
@@ -30,7 +31,7 @@ die() {
   exit 1
 }
 usage() {
-  sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -38,8 +39,10 @@ CMD="${1:-}"
 [[ -n "$CMD" ]] || usage
 shift || true
 VERSION="$DEFAULT_VERSION"
+NAME=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
+    --name) NAME="${2:?--name needs a value}"; shift 2 ;;
     --version) VERSION="${2:?--version needs a value}"; shift 2 ;;
     --version=*) VERSION="${1#*=}"; shift ;;
     -h|--help) usage ;;
@@ -51,13 +54,14 @@ MAJOR="${VERSION%%.*}"
 
 VDIR="$ROOT/.cache/kafka/$VERSION"
 LIBS="$VDIR/libs"
-RUN_DIR="$VDIR/run"
+[[ -z "$NAME" || "$NAME" =~ ^[a-z0-9-]+$ ]] || die "bad --name '$NAME' (lower-case letters, digits, -)"
+RUN_DIR="$VDIR/run${NAME:+-$NAME}"
 TLS_DIR="$VDIR/tls"
-BROKER_JSON="$VDIR/broker.json"
+BROKER_JSON="$VDIR/broker${NAME:+-$NAME}.json"
 
 lock() {
   mkdir -p "$VDIR"
-  exec 9>"$VDIR/.lock"
+  exec 9>"$VDIR/.lock${NAME:+-$NAME}"
   flock -w 600 9 || die "could not lock $VDIR/.lock (another kafka.sh up/down running?)"
 }
 
@@ -242,7 +246,7 @@ broker_ready() {
 }
 
 start_broker() {
-  [[ -d "$RUN_DIR" ]] && rm -rf "$VDIR/run.prev" && mv "$RUN_DIR" "$VDIR/run.prev"
+  [[ -d "$RUN_DIR" ]] && rm -rf "$RUN_DIR.prev" && mv "$RUN_DIR" "$RUN_DIR.prev"
   mkdir -p "$RUN_DIR"
   local ports
   read -r -a ports <<<"$(free_ports 5)"

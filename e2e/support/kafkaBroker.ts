@@ -32,3 +32,8 @@ export function readKafkaBroker(version = kafkaVersion()): KafkaBroker {
   }
   return JSON.parse(readFileSync(file, 'utf8')) as KafkaBroker;
 }
+
+/** A topic name no other test uses. */
+export function uniqueTopic(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}

@@ -13,6 +13,7 @@ import { createEngine } from '../../engine/app/create-engine.ts';
 import { localEngineCluster } from '../../engine/app/local-engine-cluster.ts';
 import { startLocalEngineProcess, type LocalEngineProcess } from '../../engine/app/local-engine-process.ts';
 import { ClusterStore, type KeyValueBackend } from '../../engine/clusters/cluster-store.ts';
+import { KafkaSettingsStore } from '../../engine/kafka/kafka-settings.ts';
 import { registerEngineIpc } from './ipc.ts';
 import { createSecretStore } from './safe-storage-secret-store.ts';
 import { hardenSession, hardenWebContents } from './security.ts';
@@ -95,6 +96,7 @@ function start(): void {
       });
       const engine = createEngine({
         clusterStore: new ClusterStore(backend),
+        kafkaSettings: new KafkaSettingsStore(backend),
         secretStore: createSecretStore(backend, safeStorage),
         mode: 'electron',
         version,

@@ -28,6 +28,8 @@ export interface SamplerOptions {
   /** The whole sample, reading included, ends by then (partial when reading had to stop). @default 30000 */
   timeoutMs?: number;
   now?: () => number;
+  /** After each batch of records read, with the records read so far (progress). */
+  onProgress?: (records: number) => void;
 }
 
 interface PartitionRange {
@@ -165,16 +167,19 @@ export async function sampleHotKeys(kafka: Kafka, request: HotKeySampleRequest, 
             for (const message of batch.messages) {
               const offset = Number(message.offset);
               if (offset < range.next || offset >= range.end) continue;
-              tallyValue(message.value, path, tally, counts);
+              range.next = offset + 1;
               const ts = Number(message.timestamp);
+              // The offsets come from the window's start time, but a record with an older timestamp can follow them.
+              if (ts < from) continue;
+              tallyValue(message.value, path, tally, counts);
               if (ts < minTs) minTs = ts;
               if (ts > maxTs) maxTs = ts;
-              range.next = offset + 1;
               if (counts.records >= maxRecords) {
                 clearTimeout(timer);
                 return finish(`stopped at the cap of ${maxRecords} records`);
               }
             }
+            options.onProgress?.(counts.records);
             // Offsets may skip (compaction, transaction markers): the batch's last offset moves the range too.
             range.next = Math.max(range.next, Number(batch.lastOffset()) + 1);
             if (range.next >= range.end) pending.delete(batch.partition);
