@@ -17,6 +17,7 @@ import { testIds } from '../../testIds';
 import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
 import { SubtasksPanel } from '../subtasks/SubtasksPanel';
+import { KafkaPanel } from '../kafka/KafkaPanel';
 import { JobGraphCanvas } from './JobGraphCanvas';
 import { useGraphLayout } from './useGraphLayout';
 
@@ -132,6 +133,12 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
         </ErrorBoundary>
       ) : graph && layout ? (
         <p className="hint">Click a vertex to see its subtasks.</p>
+      ) : null}
+
+      {!gone ? (
+        <ErrorBoundary panel="The Kafka panel" resetKey={`${clusterId}/${jobId}`}>
+          <KafkaPanel clusterId={clusterId} jobId={jobId} graph={graph ?? null} refresh={refresh} />
+        </ErrorBoundary>
       ) : null}
     </div>
   );
