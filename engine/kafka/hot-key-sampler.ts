@@ -175,6 +175,7 @@ export async function sampleHotKeys(kafka: Kafka, request: HotKeySampleRequest, 
               if (ts < minTs) minTs = ts;
               if (ts > maxTs) maxTs = ts;
               if (counts.records >= maxRecords) {
+                if (range.next >= range.end) pending.delete(batch.partition);
                 clearTimeout(timer);
                 return finish(`stopped at the cap of ${maxRecords} records`);
               }
