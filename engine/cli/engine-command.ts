@@ -4,7 +4,7 @@ import { LocalEngineError } from '../local/engine.ts';
 import { BUILT_IN_JOBS, type BuiltInJob } from '../local/gatewaymeter/pipelines.ts';
 import { listScenarios } from '../local/scenarios/scenario.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
-import { DEFAULT_GROUP_ID, DEFAULT_SINK_TOPIC, DEFAULT_SOURCE_TOPIC, LocalKafka } from '../local/kafka/local-kafka.ts';
+import type { LocalKafka } from '../local/kafka/local-kafka.ts';
 import { kafkaConnectionFrom, withKafkaConnection } from './kafka-options.ts';
 
 function integer(option: string, min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -80,9 +80,9 @@ export function registerEngineCommand(program: Command): void {
     .option('--restart-attempts <n>', 'fixed-delay: restarts before the job fails (default 1)', integer('--restart-attempts', 0))
     .option('--restart-delay <ms>', 'fixed-delay: wait between restarts (default 1000)', integer('--restart-delay', 0));
   withKafkaConnection(command, { required: false, prefix: 'kafka-' })
-    .option('--topic <name>', `with --kafka-brokers: the events topic (default ${DEFAULT_SOURCE_TOPIC}, created with 8 partitions when missing)`)
-    .option('--sink-topic <name>', `with --kafka-brokers: the tenant-cost topic (default ${DEFAULT_SINK_TOPIC})`)
-    .option('--group-id <id>', `with --kafka-brokers: the consumer group offsets are committed under on checkpoints (default ${DEFAULT_GROUP_ID})`)
+    .option('--topic <name>', 'with --kafka-brokers: the events topic (default gateway-events, created with 8 partitions when missing)')
+    .option('--sink-topic <name>', 'with --kafka-brokers: the tenant-cost topic (default tenant-cost)')
+    .option('--group-id <id>', 'with --kafka-brokers: the consumer group offsets are committed under on checkpoints (default gatewaymeter)')
     .option('--kafka-bounded', 'with --kafka-brokers: read up to the log end at the start, then finish')
     .action(async (options: EngineCommandOptions) => {
       if (options.restartStrategy !== undefined && !(RESTART_STRATEGIES as readonly string[]).includes(options.restartStrategy)) {
@@ -137,6 +137,7 @@ async function connectKafka(options: EngineCommandOptions): Promise<LocalKafka |
     clientId: options.kafkaClientId,
     timeout: '10000',
   });
+  const { LocalKafka } = await import('../local/kafka/local-kafka.ts');
   return LocalKafka.connect({
     ...connection,
     topic: options.topic,

@@ -1,9 +1,5 @@
 import type { Command } from 'commander';
 import type { ConsumerLag, HotKeySample } from '../contracts/engine-api.ts';
-import { fetchConsumerLag } from '../kafka/consumer-lag.ts';
-import { createKafka } from '../kafka/kafka-connection.ts';
-import { fromKafkaFailure, withDeadline } from '../kafka/kafka-errors.ts';
-import { sampleHotKeys } from '../kafka/hot-key-sampler.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { formatTable } from './format-table.ts';
 import { kafkaConnectionFrom, withKafkaConnection, type KafkaCliOptions } from './kafka-options.ts';
@@ -28,6 +24,7 @@ export function registerKafkaCommands(program: Command): void {
       .option('--json', 'print the lag as JSON'),
   ).action(async (options: KafkaCliOptions & { group: string; topic?: string[]; json?: boolean }) => {
     const connection = kafkaConnectionFrom(options);
+    const { fetchConsumerLag, createKafka, fromKafkaFailure, withDeadline } = await kafkaModules();
     const admin = createKafka(connection).admin();
     const deadline = connection.timeoutMs! * 3;
     try {
@@ -79,6 +76,7 @@ export function registerKafkaCommands(program: Command): void {
       },
     ) => {
       const connection = kafkaConnectionFrom(options);
+      const { sampleHotKeys, createKafka } = await kafkaModules();
       const maxParallelism = positive('--max-parallelism', options.maxParallelism);
       const parallelism = positive('--parallelism', options.parallelism);
       if ((maxParallelism === undefined) !== (parallelism === undefined)) throw new CliError(EXIT.badArguments, '--max-parallelism and --parallelism go together.');
@@ -100,6 +98,17 @@ export function registerKafkaCommands(program: Command): void {
       process.stdout.write(options.json ? `${JSON.stringify(sample, null, 2)}\n` : formatHotKeys(sample));
     },
   );
+}
+
+/** kafkajs and the Kafka modules load only when a Kafka command runs: every other command starts as fast as before. */
+async function kafkaModules() {
+  const [lag, connection, errors, sampler] = await Promise.all([
+    import('../kafka/consumer-lag.ts'),
+    import('../kafka/kafka-connection.ts'),
+    import('../kafka/kafka-errors.ts'),
+    import('../kafka/hot-key-sampler.ts'),
+  ]);
+  return { ...lag, ...connection, ...errors, ...sampler };
 }
 
 function formatLag(lag: ConsumerLag): string {

@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../../cli/cli-error.ts';
 import { kafkaConnectionFrom, withKafkaConnection, type KafkaCliOptions } from '../../cli/kafka-options.ts';
-import { createKafka } from '../../kafka/kafka-connection.ts';
-import { produceGatewayEvents } from '../kafka/gateway-producer.ts';
-import { DEFAULT_SOURCE_TOPIC } from '../kafka/local-kafka.ts';
 import { DEFAULT_TRAFFIC, listScenarios, loadScenario } from '../scenarios/scenario.ts';
 
 interface ProduceCliOptions extends KafkaCliOptions {
@@ -31,7 +28,7 @@ export function registerProduceCommand(program: Command): void {
     program
       .command('produce')
       .description('Produce GatewayMeter events to a Kafka topic at a rate with a scenario\'s tenant mix (keyed by request_id).')
-      .option('--topic <name>', 'the topic (created with --partitions when missing)', DEFAULT_SOURCE_TOPIC)
+      .option('--topic <name>', 'the topic (created with --partitions when missing)', 'gateway-events')
       .option('--rate <events/s>', 'events per second (default: the scenario\'s)')
       .option('--scenario <name>', `tenant mix and phases (${listScenarios().join(', ') || 'none installed'}; default: uniform)`)
       .option('--events <n>', 'stop after N events (default: until Ctrl-C)')
@@ -57,6 +54,8 @@ export function registerProduceCommand(program: Command): void {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     let lastPrinted = 0;
+    // kafkajs loads only when this command runs.
+    const [{ createKafka }, { produceGatewayEvents }] = await Promise.all([import('../../kafka/kafka-connection.ts'), import('../kafka/gateway-producer.ts')]);
     try {
       const report = await produceGatewayEvents(createKafka(connection), {
         topic: options.topic,

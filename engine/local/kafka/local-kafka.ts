@@ -49,7 +49,7 @@ export class LocalKafka {
 
   /** Connects, creates missing topics, reads the partitions (and the stopping offsets when bounded). */
   static async connect(options: LocalKafkaOptions): Promise<LocalKafka> {
-    const resolved = { topic: DEFAULT_SOURCE_TOPIC, sinkTopic: DEFAULT_SINK_TOPIC, groupId: DEFAULT_GROUP_ID, ...options };
+    const resolved = { ...options, topic: options.topic ?? DEFAULT_SOURCE_TOPIC, sinkTopic: options.sinkTopic ?? DEFAULT_SINK_TOPIC, groupId: options.groupId ?? DEFAULT_GROUP_ID };
     const partitions = options.partitions ?? DEFAULT_PARTITIONS;
     if (!(Number.isInteger(partitions) && partitions > 0)) throw new EngineError('invalid-input', `--partitions must be a positive whole number, got ${partitions}.`);
     const kafka = createKafka(options);
