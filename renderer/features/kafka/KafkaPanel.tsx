@@ -33,10 +33,13 @@ export function KafkaPanel({ clusterId, jobId, graph, refresh }: { clusterId: st
   }, [api, clusterId]);
   useEffect(load, [load]);
 
+  const connected = settings.state === 'ready' && settings.view !== null;
+  // Asked only once Kafka is connected: a cluster without Kafka costs the JobManager no extra request.
   useEffect(() => {
     let live = true;
     setSource(null);
     setTarget(null);
+    if (!connected) return;
     api.getKafkaSource(clusterId, jobId).then(
       (info) => {
         if (!live) return;
@@ -48,7 +51,7 @@ export function KafkaPanel({ clusterId, jobId, graph, refresh }: { clusterId: st
     return () => {
       live = false;
     };
-  }, [api, clusterId, jobId]);
+  }, [api, clusterId, jobId, connected]);
 
   const vertices = useMemo(() => (graph ? keyedVertices(graph) : []), [graph]);
   const view = settings.state === 'ready' ? settings.view : null;
