@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Two projects: `web` needs nothing but the built console; `flink` needs the real cluster that
- * `npm run flink:up` starts (its specs fail with that instruction when it is missing).
+ * Three projects: `web` needs nothing but the built console; `flink` needs the real cluster that
+ * `npm run flink:up` starts, `kafka` the broker of `npm run kafka:up` (their specs fail with that instruction when it
+ * is missing).
  * One worker: the machine has two cores and each test starts its own console process.
  */
 export default defineConfig({
@@ -41,5 +42,6 @@ export default defineConfig({
   projects: [
     { name: 'web', testDir: path.join(ROOT, 'e2e/specs/web') },
     { name: 'flink', testDir: path.join(ROOT, 'e2e/specs/flink'), timeout: 180_000 },
+    { name: 'kafka', testDir: path.join(ROOT, 'e2e/specs/kafka'), timeout: 180_000 },
   ],
 });

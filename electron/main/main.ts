@@ -20,6 +20,7 @@ import { SHELL_EVENT_CHANNEL } from '../common/shell-channel.ts';
 import { installAppMenu } from './app-menu.ts';
 import { watchDeepLinks } from './deep-links.ts';
 import { applyTheme, createDesktopShell, storedTheme } from './desktop-shell.ts';
+import { KafkaSettingsStore } from '../../engine/kafka/kafka-settings.ts';
 import { registerEngineIpc } from './ipc.ts';
 import { createMainWindow } from './main-window.ts';
 import { createSecretStore } from './safe-storage-secret-store.ts';
@@ -124,6 +125,7 @@ function start(): void {
       });
       engine = createEngine({
         clusterStore: new ClusterStore(backend),
+        kafkaSettings: new KafkaSettingsStore(backend),
         secretStore: createSecretStore(backend, safeStorage),
         history: HistoryStore.open(path.join(app.getPath('userData'), 'history')),
         mode: 'electron',

@@ -132,3 +132,18 @@ describe('createEngine: the bundled local engine as a built-in cluster', () => {
     }
   });
 });
+
+describe('createEngine: Kafka settings', () => {
+  it('refuses settings whose brokers cannot be reached (nothing saved), and answers null before any are saved', async () => {
+    const engine = newEngine();
+    const { cluster } = await engine.saveCluster({ name: 'prod', url: server.url, auth: { kind: 'none' } });
+    expect(await engine.getKafkaSettings(cluster.id)).toBeNull();
+    const refused = await engine.saveKafkaSettings(cluster.id, { bootstrapServers: '127.0.0.1:1', tls: false, sasl: { mechanism: 'plain', username: 'ops', password: 'pw-SECRET' }, timeoutMs: 2000 }).catch((e: unknown) => e);
+    expect((refused as EngineError).info).toMatchObject({ kind: 'refused', message: expect.stringContaining('127.0.0.1:1') });
+    expect(await engine.getKafkaSettings(cluster.id)).toBeNull();
+    expect(readFileSync(path.join(dataDir, 'config.json'), 'utf8')).not.toContain('pw-SECRET');
+    await expect(engine.getConsumerLag(cluster.id, { groupId: 'g' })).rejects.toThrow(/has no Kafka settings yet/);
+    await expect(engine.saveKafkaSettings(cluster.id, { bootstrapServers: 'nope', tls: false, sasl: { mechanism: 'none' } })).rejects.toThrow(/"nope" is not host:port/);
+    await expect(engine.getKafkaSettings('no-such-cluster')).rejects.toThrow(/No saved cluster/);
+  }, 30_000);
+});

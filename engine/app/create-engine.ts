@@ -1,7 +1,7 @@
 import type { ClusterInput, EngineApi } from '../contracts/engine-api.ts';
 import { ClusterConnections, connect, createClient } from '../clusters/cluster-connections.ts';
 import { validateClusterInput } from '../clusters/cluster-input.ts';
-import { type ClusterStore, type StoredCluster, toClusterConfig } from '../clusters/cluster-store.ts';
+import { type ClusterStore, type KeyValueBackend, type StoredCluster, toClusterConfig } from '../clusters/cluster-store.ts';
 import type { SecretStore } from '../clusters/secret-store.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { exportSubtaskMetrics } from '../exports/subtask-metrics.ts';
@@ -11,6 +11,14 @@ import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
+import { fetchConsumerLag } from '../kafka/consumer-lag.ts';
+import { connectionOptionsOf, createKafka } from '../kafka/kafka-connection.ts';
+import { KafkaConnections } from '../kafka/kafka-connections.ts';
+import { fromKafkaFailure, withDeadline } from '../kafka/kafka-errors.ts';
+import { kafkaSecretKey, KafkaSettingsStore, toKafkaSettingsView, validateKafkaSettings } from '../kafka/kafka-settings.ts';
+import { discoverKafkaSource, readPendingRecords } from '../kafka/kafka-source-discovery.ts';
+import { sampleHotKeys } from '../kafka/hot-key-sampler.ts';
+import { StoredLagHistory, type LagHistory } from '../kafka/lag-history.ts';
 
 export interface EngineDeps {
   clusterStore: ClusterStore;
@@ -21,6 +29,12 @@ export interface EngineDeps {
   version: string;
   /** Clusters the app provides itself (the local engine): listed first, never saved, never edited. */
   builtInClusters?: BuiltInCluster[];
+  /** The clusters' Kafka settings (beside the cluster list); in memory when not given. */
+  kafkaSettings?: KafkaSettingsStore;
+  /** Where the lag trend is kept. @default the history store's `kafka-lag` table */
+  lagHistory?: LagHistory;
+  /** How long a hot-key sample may read. @default 30000 */
+  sampleTimeoutMs?: number;
 }
 
 /** A cluster the app provides itself; its secret (the local engine's per-launch token) lives in memory only. */
@@ -57,6 +71,15 @@ export function createEngine(deps: EngineDeps): Engine {
   const { clusterStore, secretStore } = deps;
   const builtIns = deps.builtInClusters ?? [];
   const connections = new ClusterConnections(withBuiltInSecrets(secretStore, builtIns));
+  const kafkaSettings = deps.kafkaSettings ?? new KafkaSettingsStore(memoryBackend());
+  const kafkaConnections = new KafkaConnections(kafkaSettings, secretStore);
+  const lagHistory = deps.lagHistory ?? new StoredLagHistory(deps.history);
+  const kafka = (clusterId: string) => kafkaConnections.get(clusterId, findCluster(clusterId).name);
+  /** A Kafka failure that may mean a dead connection: the next call reconnects. */
+  const resetOnFailure = (clusterId: string) => (error: unknown) => {
+    if (error instanceof EngineError && !['invalid-input', 'not-found'].includes(error.info.kind)) kafkaConnections.reset(clusterId);
+    throw error;
+  };
 
   const findCluster = (clusterId: string): StoredCluster => {
     const cluster = builtIns.find((c) => c.id === clusterId) ?? clusterStore.find(clusterId);
@@ -125,6 +148,9 @@ export function createEngine(deps: EngineDeps): Engine {
       secretStore.delete(clusterId);
       connections.forget(clusterId);
       await watcher.forgetCluster(clusterId);
+      kafkaSettings.remove(clusterId);
+      secretStore.delete(kafkaSecretKey(clusterId));
+      kafkaConnections.forget(clusterId);
     },
 
     async getClusterOverview(clusterId) {
@@ -177,10 +203,100 @@ export function createEngine(deps: EngineDeps): Engine {
     },
 
     close: () => watcher.stop(),
+
     async exportSubtaskMetrics(clusterId, jobId) {
       return exportSubtaskMetrics(connection(clusterId).client, clusterId, requireId(jobId, 'job'));
     },
+
+    async getKafkaSettings(clusterId) {
+      findCluster(clusterId);
+      const stored = kafkaSettings.get(clusterId);
+      return stored ? toKafkaSettingsView(stored, secretStore.get(kafkaSecretKey(clusterId)) !== undefined) : null;
+    },
+
+    async saveKafkaSettings(clusterId, input) {
+      const cluster = findCluster(clusterId);
+      const valid = validateKafkaSettings(input);
+      const password = valid.password ?? (valid.stored.sasl.mechanism !== 'none' ? secretStore.get(kafkaSecretKey(clusterId)) : undefined);
+      // Checked before saving: settings that cannot reach the brokers (or whose credentials fail) are not kept.
+      const options = connectionOptionsOf(valid.stored, password);
+      const admin = createKafka(options).admin();
+      try {
+        await withDeadline(
+          (async () => {
+            await admin.connect();
+            await admin.describeCluster();
+          })(),
+          options.timeoutMs! + 2000,
+          () => `The Kafka brokers ${options.brokers.join(',')} did not answer within ${options.timeoutMs} ms.`,
+        );
+      } catch (error) {
+        throw fromKafkaFailure(error, options.brokers, `checking the Kafka settings of "${cluster.name}"`);
+      } finally {
+        void admin.disconnect().catch(() => {});
+      }
+      kafkaSettings.set(clusterId, valid.stored);
+      if (password === undefined) secretStore.delete(kafkaSecretKey(clusterId));
+      else secretStore.set(kafkaSecretKey(clusterId), password);
+      kafkaConnections.forget(clusterId);
+      return toKafkaSettingsView(valid.stored, password !== undefined);
+    },
+
+    async removeKafkaSettings(clusterId) {
+      findCluster(clusterId);
+      kafkaSettings.remove(clusterId);
+      secretStore.delete(kafkaSecretKey(clusterId));
+      kafkaConnections.forget(clusterId);
+    },
+
+    async getKafkaSource(clusterId, jobId) {
+      return discoverKafkaSource(connection(clusterId).client, requireId(jobId, 'job'));
+    },
+
+    async getConsumerLag(clusterId, query) {
+      if (typeof query !== 'object' || query === null || typeof query.groupId !== 'string') throw new EngineError('invalid-input', 'Which consumer group? The group id is missing.');
+      const { options, admin } = kafka(clusterId);
+      const jobId = query.jobId !== undefined ? requireId(query.jobId, 'job') : undefined;
+      const [lag, pendingRecords] = await Promise.all([
+        admin()
+          .then((client) => fetchConsumerLag(client, { groupId: query.groupId, topics: Array.isArray(query.topics) ? query.topics.map(String) : undefined }, options.brokers))
+          .catch(resetOnFailure(clusterId)),
+        // The job's own view of its backlog; a cluster that does not expose it (or is down) leaves it empty.
+        jobId !== undefined ? readPendingRecords(connection(clusterId).client, jobId).catch(() => null) : Promise.resolve(null),
+      ]);
+      lagHistory.append(clusterId, lag.groupId, { at: lag.fetchedAt, totalLag: lag.totalLag, partitionsWithoutCommit: lag.partitionsWithoutCommit, pendingRecords });
+      return { ...lag, pendingRecords };
+    },
+
+    async getLagHistory(clusterId, groupId, sinceMs) {
+      findCluster(clusterId);
+      if (typeof groupId !== 'string' || !Number.isFinite(sinceMs)) throw new EngineError('invalid-input', 'The lag history needs a group id and a start time.');
+      return lagHistory.read(clusterId, groupId, sinceMs, Date.now());
+    },
+
+    async sampleHotKeys(clusterId, query) {
+      if (typeof query !== 'object' || query === null) throw new EngineError('invalid-input', 'The hot-key sample needs a topic and a key path.');
+      const { kafka: client, options } = kafka(clusterId);
+      return sampleHotKeys(
+        client,
+        {
+          topic: String(query.topic ?? ''),
+          keyPath: String(query.keyPath ?? ''),
+          seconds: query.seconds,
+          maxRecords: query.maxRecords,
+          top: query.top,
+          keyedVertex: query.keyedVertex,
+        },
+        { brokers: options.brokers, timeoutMs: deps.sampleTimeoutMs ?? 30_000 },
+      );
+    },
   };
+}
+
+/** An in-memory key-value backend (settings that need not outlive the process, and tests). */
+function memoryBackend(): KeyValueBackend {
+  const values = new Map<string, unknown>();
+  return { get: (key) => values.get(key), set: (key, value) => void values.set(key, value) };
 }
 
 /** Flink ids are 32 hex characters; anything else would only produce a confusing 404. */

@@ -10,7 +10,7 @@ import { startLocalEngineProcess } from '../app/local-engine-process.ts';
 import { startWebServer } from '../app/web-server.ts';
 import { MemorySecretStore } from '../clusters/secret-store.ts';
 import { CliError, EXIT } from './cli-error.ts';
-import { openClusterStore, openHistoryStore } from './data-dir.ts';
+import { openClusterStore, openHistoryStore, openKafkaSettingsStore } from './data-dir.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'engine/cli/flink-ops.mjs');
@@ -74,6 +74,7 @@ async function runWebMode(port: number, options: AppOptions): Promise<void> {
     : undefined;
   const engine = createEngine({
     clusterStore: openClusterStore(options.dataDir),
+    kafkaSettings: openKafkaSettingsStore(options.dataDir),
     secretStore: new MemorySecretStore(),
     history: openHistoryStore(options.dataDir),
     mode: 'web',

@@ -5,6 +5,8 @@ import { LocalEngineError } from '../local/engine.ts';
 import { BUILT_IN_JOBS, type BuiltInJob } from '../local/gatewaymeter/pipelines.ts';
 import { listScenarios } from '../local/scenarios/scenario.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
+import type { LocalKafka } from '../local/kafka/local-kafka.ts';
+import { kafkaConnectionFrom, withKafkaConnection } from './kafka-options.ts';
 
 function integer(option: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (raw: string): number => {
@@ -40,8 +42,17 @@ interface EngineCommandOptions {
   restartAttempts?: number;
   restartDelay?: number;
   token?: string;
+  kafkaBrokers?: string;
+  kafkaTls?: boolean;
+  kafkaCaFile?: string;
+  kafkaSaslMechanism?: string;
+  kafkaSaslUser?: string;
+  kafkaClientId?: string;
+  topic?: string;
+  sinkTopic?: string;
+  groupId?: string;
+  kafkaBounded?: boolean;
 }
-
 
 const RESTART_STRATEGIES = ['none', 'fixed-delay', 'exponential-delay'] as const;
 
@@ -50,7 +61,7 @@ const RESTART_STRATEGIES = ['none', 'fixed-delay', 'exponential-delay'] as const
  * it serves Flink's REST API; Ctrl-C (or SIGTERM) stops it cleanly.
  */
 export function registerEngineCommand(program: Command): void {
-  program
+  const command = program
     .command('engine')
     .description(
       'Run the local engine: a Flink-like runtime with the GatewayMeter job, serving Flink\'s REST API on 127.0.0.1. ' +
@@ -70,7 +81,12 @@ export function registerEngineCommand(program: Command): void {
     .option('--restart-strategy <name>', `what a failure does: ${RESTART_STRATEGIES.join(', ')} (default: exponential-delay with checkpoints, none without, as Flink 2.x)`)
     .option('--restart-attempts <n>', 'fixed-delay: restarts before the job fails (default 1)', integer('--restart-attempts', 0))
     .option('--restart-delay <ms>', 'fixed-delay: wait between restarts (default 1000)', integer('--restart-delay', 0))
-    .option('--token <token>', `require "Authorization: Bearer <token>" on every request (or set ${ENGINE_TOKEN_ENV})`)
+    .option('--token <token>', `require "Authorization: Bearer <token>" on every request (or set ${ENGINE_TOKEN_ENV})`);
+  withKafkaConnection(command, { required: false, prefix: 'kafka-' })
+    .option('--topic <name>', 'with --kafka-brokers: the events topic (default gateway-events, created with 8 partitions when missing)')
+    .option('--sink-topic <name>', 'with --kafka-brokers: the tenant-cost topic (default tenant-cost)')
+    .option('--group-id <id>', 'with --kafka-brokers: the consumer group offsets are committed under on checkpoints (default gatewaymeter)')
+    .option('--kafka-bounded', 'with --kafka-brokers: read up to the log end at the start, then finish')
     .action(async (options: EngineCommandOptions) => {
       const fromEnvironment = options.token === undefined && process.env[ENGINE_TOKEN_ENV] !== undefined;
       const token = options.token ?? process.env[ENGINE_TOKEN_ENV];
@@ -80,9 +96,11 @@ export function registerEngineCommand(program: Command): void {
       if (options.job !== undefined && !(BUILT_IN_JOBS as readonly string[]).includes(options.job)) {
         throw new CliError(EXIT.badArguments, `Unknown job "${options.job}": use ${BUILT_IN_JOBS.join(' or ')}.`);
       }
+      const kafka = await connectKafka(options);
       let handle: LocalEngineHandle;
       try {
         handle = await startLocalEngine({
+          kafka,
           port: options.port,
           scenario: options.scenario,
           job: options.job as BuiltInJob | undefined,
@@ -100,6 +118,7 @@ export function registerEngineCommand(program: Command): void {
           token,
         });
       } catch (error) {
+        await kafka?.close();
         if (error instanceof LocalEngineError) throw new CliError(EXIT.badArguments, error.message);
         throw new CliError(EXIT.failure, (error as Error).message);
       }
@@ -113,6 +132,33 @@ export function registerEngineCommand(program: Command): void {
       }
       await runUntilStopped(handle);
     });
+}
+
+/** With --kafka-brokers: the brokers checked and the topics there, before the engine starts. */
+async function connectKafka(options: EngineCommandOptions): Promise<LocalKafka | undefined> {
+  const kafkaOnly = [options.topic && '--topic', options.sinkTopic && '--sink-topic', options.groupId && '--group-id', options.kafkaBounded && '--kafka-bounded', options.kafkaTls && '--kafka-tls', options.kafkaCaFile && '--kafka-ca-file', options.kafkaSaslMechanism && '--kafka-sasl-mechanism'].filter(Boolean);
+  if (options.kafkaBrokers === undefined) {
+    if (kafkaOnly.length > 0) throw new CliError(EXIT.badArguments, `${kafkaOnly[0]} needs --kafka-brokers.`);
+    return undefined;
+  }
+  const connection = kafkaConnectionFrom({
+    brokers: options.kafkaBrokers,
+    tls: options.kafkaTls,
+    caFile: options.kafkaCaFile,
+    saslMechanism: options.kafkaSaslMechanism,
+    saslUser: options.kafkaSaslUser,
+    clientId: options.kafkaClientId,
+    timeout: '10000',
+  });
+  const { LocalKafka } = await import('../local/kafka/local-kafka.ts');
+  return LocalKafka.connect({
+    ...connection,
+    topic: options.topic,
+    sinkTopic: options.sinkTopic,
+    groupId: options.groupId,
+    bounded: options.kafkaBounded,
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
 }
 
 /** Waits for Ctrl-C / SIGTERM, reporting jobs as they reach a terminal state, then stops the engine. */

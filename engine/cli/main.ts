@@ -5,6 +5,8 @@ import { registerClusterCommands } from './cluster-commands.ts';
 import { registerEngineCommand } from './engine-command.ts';
 import { printable } from './terminal-text.ts';
 import { registerEngineKillTmCommand } from '../local/cli/engine-kill-tm-command.ts';
+import { registerKafkaCommands } from './kafka-commands.ts';
+import { registerProduceCommand } from '../local/cli/produce-command.ts';
 
 /** Runs `flink-ops` and returns the exit code; errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -18,6 +20,8 @@ export async function runCli(argv: string[]): Promise<number> {
   registerAppCommand(program);
   registerEngineCommand(program);
   registerEngineKillTmCommand(program);
+  registerKafkaCommands(program);
+  registerProduceCommand(program);
   try {
     await program.parseAsync(argv);
     return 0;

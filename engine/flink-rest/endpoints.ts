@@ -48,6 +48,8 @@ export const endpoints = {
     'AggregatedMetricsResponseBody',
     schemas.AggregatedMetrics,
   ),
+  jobConfig: get('/jobs/:jobid/config', 'JobConfigInfo', schemas.JobConfigInfo),
+  checkpointConfig: get('/jobs/:jobid/checkpoints/config', 'CheckpointConfigInfo', schemas.CheckpointConfigInfo),
 } as const;
 
 export type Endpoints = typeof endpoints;

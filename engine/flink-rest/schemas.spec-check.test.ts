@@ -63,6 +63,11 @@ describe('endpoint specs against the official Flink REST spec', () => {
         expect(unknownFields(endpoint.response, { type: 'array', items: { $ref: '#/components/schemas/Metric' } }, name, [])).toEqual([]);
         return;
       }
+      if (endpoint.specSchema === 'JobConfigInfo') {
+        // Documented deviation: its custom serializer writes `jid`, `name`, `execution-config` (engine/local/rest-spec).
+        expect(unknownFields(endpoint.response, schema, name, [])).toEqual([`${name}.execution-config`]);
+        return;
+      }
       if (endpoint.specSchema === 'AggregatedMetricsResponseBody') {
         // Documented deviation: the spec has no properties; Flink sends `[{id, min, max, avg, sum, skew}]`.
         return;

@@ -262,3 +262,13 @@ export const LocalEngineKillResult = z.object({
   failedJobs: z.array(z.string()),
   restartsAt: z.number().nullable(),
 });
+
+/** `GET /jobs/:jobid/config`: its custom serializer writes `execution-config` (the spec names it `executionConfigInfo`). */
+export const JobConfigInfo = z.object({
+  'execution-config': z.object({ 'user-config': z.record(z.string(), z.unknown()).optional() }).optional(),
+});
+
+/** `GET /jobs/:jobid/checkpoints/config`: `interval` in ms (a huge value when checkpointing is off). */
+export const CheckpointConfigInfo = z.object({
+  interval: z.number().optional(),
+});

@@ -15,6 +15,8 @@ import type { JobExecution } from './runtime/job.ts';
 import { DEFAULT_NETWORK_CONFIG, type NetworkConfig } from './runtime/network.ts';
 import { DEFAULT_TRAFFIC, loadScenario, type Scenario } from './scenarios/scenario.ts';
 import { parseDurationMs, parseMemorySize } from './scenarios/units.ts';
+import { FanOutSink } from './kafka/kafka-sink.ts';
+import type { LocalKafka } from './kafka/local-kafka.ts';
 import { ManualClock } from './time/clock.ts';
 import { deriveSeed, mulberry32 } from './time/random.ts';
 
@@ -74,6 +76,11 @@ export interface LocalEngineOptions {
   stepMs?: number;
   /** The REST port, for the configuration the engine reports. */
   restPort?: number;
+  /**
+   * Read the events from Kafka and write `tenant-cost` rows there too (`--kafka-brokers`): the jobs' source is the
+   * topic instead of the generator (the traffic options then only shape `flink-ops produce`).
+   */
+  kafka?: LocalKafka;
 }
 
 /** One run of a built-in job: its program arguments plus the `/jars/:jarid/run` options. */
@@ -276,12 +283,15 @@ export class LocalEngine {
     }
     const store = new ResultStore();
     const log = sinkDir !== undefined ? new NdjsonUpsertLog(sinkDir, run.job) : undefined;
+    const kafka = this.options.kafka;
+    const resultSink = new TenantCostSink(store, log);
     const graph = builtInJob(run.job, {
       parallelism,
       operatorParallelism,
       maxParallelism,
       generator,
-      sink: new TenantCostSink(store, log),
+      ...(kafka ? { source: kafka.source((message) => process.stderr.write(`Kafka source: ${message}\n`)) } : {}),
+      sink: kafka ? new FanOutSink(resultSink, kafka.sink()) : resultSink,
     });
     let restore: PreparedRestore | undefined;
     if (run.savepointPath !== undefined) {
@@ -307,6 +317,7 @@ export class LocalEngine {
           ...(events !== undefined && { events: String(events) }),
           ...(scenario && { scenario: scenario.name }),
           ...(sinkDir !== undefined && { 'sink-dir': sinkDir }),
+          ...kafka?.jobParameters(),
         },
         checkpointing,
         checkpointStorage: {

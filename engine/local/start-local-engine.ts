@@ -47,6 +47,7 @@ export async function startLocalEngine(options: StartLocalEngineOptions = {}): P
     ({ server, port: actualPort } = await listen(app, port));
   } catch (error) {
     for (const job of engine.cluster.jobs.values()) job.cancel();
+    await engine.options.kafka?.close();
     throw error;
   }
   // With a manual clock the caller runs the engine synchronously between requests, often for longer than the
@@ -66,7 +67,10 @@ export async function startLocalEngine(options: StartLocalEngineOptions = {}): P
         driver?.stop();
         for (const job of engine.cluster.jobs.values()) job.cancel();
         server.closeAllConnections?.();
-        server.close(() => resolve());
+        server.close(() => {
+          // Kafka consumers leave their group and producers send what is left before the engine is gone.
+          void (engine.options.kafka?.close() ?? Promise.resolve()).then(() => resolve());
+        });
       });
       return closed;
     },

@@ -7,7 +7,13 @@ import type {
   BridgeResponse,
   ClusterConfig,
   ClusterInput,
+  ConsumerLagQuery,
+  ConsumerLagView,
   EdgeView,
+  HotKeySample,
+  HotKeySampleQuery,
+  KafkaSettingsInput,
+  KafkaSettingsView,
   EngineMethod,
   ErrorInfo,
   JobGraph,
@@ -208,7 +214,44 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
     });
     return { clusterId, jobId, vertexId, name: v.name, parallelism: v.parallelism, subtasks, backpressureLevel: 'low', fetchedAt: Date.now(), requestCount: 3 };
   },
+  ...fakeKafka(),
 };
+
+/** Kafka on the fake cluster: settings saved in memory, a saw-toothing lag, a hot tenant. */
+function fakeKafka(): Pick<Record<EngineMethod, (...args: never[]) => unknown>, 'getKafkaSettings' | 'saveKafkaSettings' | 'removeKafkaSettings' | 'getKafkaSource' | 'getConsumerLag' | 'getLagHistory' | 'sampleHotKeys'> {
+  const settings = new Map<string, KafkaSettingsView>();
+  const lagAt = (t: number) => Math.round(4000 + 3000 * ((t / 10_000) % 1));
+  return {
+    getKafkaSettings: (clusterId: string) => settings.get(clusterId) ?? null,
+    saveKafkaSettings: (clusterId: string, input: KafkaSettingsInput) => {
+      const view: KafkaSettingsView = {
+        bootstrapServers: input.bootstrapServers.split(','),
+        tls: input.tls,
+        sasl: input.sasl.mechanism === 'none' ? { mechanism: 'none', hasSecret: false } : { mechanism: input.sasl.mechanism, username: input.sasl.username, hasSecret: true },
+        clientId: input.clientId ?? 'flink-ops-console',
+        timeoutMs: input.timeoutMs ?? 10_000,
+      };
+      settings.set(clusterId, view);
+      return view;
+    },
+    removeKafkaSettings: (clusterId: string) => void settings.delete(clusterId),
+    getKafkaSource: () => ({ topics: ['gateway-events'], groupId: 'gatewaymeter', pendingRecords: 5200, sourceVertexId: null, checkpointIntervalMs: 10_000 }),
+    getConsumerLag: (_clusterId: string, query: ConsumerLagQuery): ConsumerLagView => {
+      const partitions = Array.from({ length: 8 }, (_, p) => ({ topic: 'gateway-events', partition: p, committedOffset: p === 7 ? null : 100_000 + p * 1000, logEndOffset: 100_600 + p * 1000, logStartOffset: 0, lag: p === 7 ? null : 600 }));
+      return { groupId: query.groupId, groupState: 'Empty', members: 0, topics: ['gateway-events'], partitions, totalLag: lagAt(Date.now()), partitionsWithoutCommit: 1, fetchedAt: Date.now(), requestCount: 4, pendingRecords: 5200 };
+    },
+    getLagHistory: (_clusterId: string, _groupId: string, sinceMs: number) =>
+      Array.from({ length: 60 }, (_, i) => Date.now() - (59 - i) * 5000).filter((at) => at >= sinceMs).map((at) => ({ at, totalLag: lagAt(at), partitionsWithoutCommit: 1, pendingRecords: 5000 })),
+    sampleHotKeys: (_clusterId: string, query: HotKeySampleQuery): HotKeySample => {
+      const shares: Array<[string, number, number, number]> = [['acme', 0.4, 50, 12], ['globex', 0.08, 35, 8], ['initech', 0.07, 84, 21]];
+      return {
+        topic: query.topic, keyPath: query.keyPath, from: Date.now() - 60_000, to: Date.now(), records: 60_000, keyed: 60_000, notJson: 0, missingKey: 0, distinctKeys: 16,
+        keys: shares.map(([key, share, keyGroup, subtask]) => ({ key, count: share * 60_000, share, ratePerSecond: share * 1000, keyGroup, subtask })),
+        keyedVertex: query.keyedVertex, partial: false, partitions: 8, sampledAt: Date.now(),
+      };
+    },
+  };
+}
 
 export function fakeTransport(): Transport {
   return async (method, args): Promise<BridgeResponse> => {

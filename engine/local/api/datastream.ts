@@ -46,21 +46,37 @@ export interface SourceReader<T> {
    * The reader's position as operator list state (`SourceReaderState`, SPLIT_DISTRIBUTE): one plain-data entry per
    * split, given back through `SourceReaderContext.restoredState`. Readers without it restart from scratch.
    */
-  snapshotState?(): unknown[];
+  snapshotState?(checkpointId?: number): unknown[];
+  /**
+   * Checkpoint `checkpointId` completed (checkpoints and stop-with-savepoint; intermediate savepoints commit no side
+   * effects, as in Flink since 1.15): e.g. a Kafka reader commits the offsets it snapshotted for it.
+   */
+  notifyCheckpointComplete?(checkpointId: number): void;
+  /** The task ended or was cancelled: release what the reader holds (idempotent). */
+  close?(): void;
 }
 
 export interface Source<T> {
   readonly bounded: boolean;
   createReader(context: SourceReaderContext): SourceReader<T>;
+  /** The job ended for good: release connections shared by its readers (idempotent). */
+  close?(): void;
 }
 
 export interface SinkWriter<T> {
   write(value: T, timestamp: number): void;
+  /**
+   * Before the checkpoint barrier passes (Flink's `prepareSnapshotPreBarrier`): everything written so far must become
+   * durable. A promise makes the checkpoint's acknowledgement wait for it (an at-least-once Kafka sink flushes here).
+   */
+  flush?(): Promise<void> | void;
   close?(): void;
 }
 
 export interface Sink<T> {
   createWriter(context: { subtaskIndex: number; parallelism: number }): SinkWriter<T>;
+  /** The job ended for good: release connections shared by its writers (idempotent). */
+  close?(): void;
 }
 
 /** Estimated serialized size in bytes of a record on the wire (drives buffer filling and numBytes metrics). */
@@ -80,6 +96,8 @@ export interface StreamNode {
   slotSharingGroup: string;
   createOperator?: () => StreamOperator;
   source?: Source<unknown>;
+  /** Sink nodes: the sink (its writers are made by the operator). */
+  sink?: Sink<unknown>;
   watermarkStrategy?: WatermarkStrategy;
   /** Size of this node's output records. */
   outputSize: RecordSizer;
@@ -221,6 +239,7 @@ export class DataStream<T> {
       kind: 'sink',
       chaining: 'ALWAYS',
       createOperator: () => new SinkOperator(sink as Sink<unknown>),
+      sink: sink as Sink<unknown>,
       outputSize: jsonSize,
     });
     this.connect(node);
@@ -343,6 +362,11 @@ export class SinkOperator<T> implements StreamOperator<T, never> {
 
   processElement(value: T, timestamp: number): void {
     this.writer!.write(value, timestamp);
+  }
+
+  /** Flushes the writer before a checkpoint barrier; the checkpoint is acknowledged once the promise resolves. */
+  prepareSnapshotPreBarrier(): Promise<void> | void {
+    return this.writer?.flush?.();
   }
 
   processWatermark(): void {}

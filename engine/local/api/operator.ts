@@ -57,6 +57,8 @@ export interface StreamOperator<IN = unknown, OUT = unknown> {
    * restored with its keyed state. Exists after `open`.
    */
   timerServicesForSnapshot?(): Map<string, { eventTime: TimerQueue; processingTime: TimerQueue }>;
+  /** Before the barrier: work that must finish before the checkpoint may be acknowledged (a sink's flush). */
+  prepareSnapshotPreBarrier?(): Promise<void> | void;
 }
 
 /** Shared plumbing: context, output, key context, timers and watermark forwarding (Flink's `AbstractStreamOperator`). */

@@ -253,7 +253,23 @@ export class CheckpointCoordinator implements TaskCheckpointHost {
       alignmentDurationMs: metrics.alignmentDurationMs,
       startDelayMs: Math.max(0, metrics.firstBarrierAt - p.triggerTimestamp),
     };
-    this.options.scheduler.scheduleAt(report.ackTimestamp, () => this.acknowledge(checkpointId, task, report));
+    if (!result.pending) {
+      this.options.scheduler.scheduleAt(report.ackTimestamp, () => this.acknowledge(checkpointId, task, report));
+      return;
+    }
+    // Pre-barrier work (a sink flushing to Kafka) finishes in real time: acknowledge once it is done, at the earliest
+    // when the modelled snapshot would have; a failed flush declines the checkpoint.
+    result.pending.then(
+      () => {
+        if (!this.pending.has(checkpointId)) return;
+        const ack = { ...report, ackTimestamp: Math.max(report.ackTimestamp, this.options.clock.now()) };
+        this.options.scheduler.scheduleAt(ack.ackTimestamp, () => this.acknowledge(checkpointId, task, ack));
+      },
+      (error: unknown) => {
+        const p = this.pending.get(checkpointId);
+        if (p) this.failPending(p, `Task ${task.identity.vertex.name} (${task.identity.subtaskIndex + 1}/${task.identity.vertex.parallelism}) could not flush before checkpoint ${checkpointId}: ${(error as Error).message}`, true);
+      },
+    );
   }
 
   declineCheckpoint(task: Task, checkpointId: number, subsumed: boolean, reason: string): void {
@@ -290,6 +306,8 @@ export class CheckpointCoordinator implements TaskCheckpointHost {
       return;
     }
     this.options.tracker?.reportCompleted(p.id, completed.externalPath);
+    // Side effects are committed for checkpoints and stop-with-savepoint, not for intermediate savepoints (Flink 1.15+).
+    if (p.request.kind !== 'SAVEPOINT') for (const task of this.job.currentTasks()) if (task instanceof SourceTask) task.notifyCheckpointComplete(p.id);
     if (p.request.kind === 'CHECKPOINT') {
       this.lastCompletionAt = now;
       this.consecutiveFailures = 0;

@@ -6,7 +6,7 @@ import { TumblingEventTimeWindows, type TimeWindow } from '../api/windows.ts';
 import { crc32Utf8 } from '../../analysis/key-groups/murmur.ts';
 import type { Counter } from '../metrics/views.ts';
 import type { ValueState, AggregateFunction } from '../state/keyed-state.ts';
-import type { StreamGraph } from '../api/datastream.ts';
+import type { Sink, Source, StreamGraph } from '../api/datastream.ts';
 import {
   eventSize,
   parseEvent,
@@ -21,7 +21,6 @@ import {
 } from './events.ts';
 import { GatewayEventSource, type GeneratorConfig } from './generator.ts';
 import { DEFAULT_PRICES, nanoUsdToUsd, requestCostNanoUsd, type ModelPrice } from './prices.ts';
-import { TenantCostSink } from './sinks.ts';
 
 /** How long `assemble` waits for a completion before emitting the request as abandoned (event time). */
 export const ABANDON_AFTER_MS = 5 * 60 * 1000;
@@ -42,7 +41,9 @@ export interface GatewayMeterOptions {
   /** @default 128 */
   maxParallelism?: number;
   generator: GeneratorConfig;
-  sink: TenantCostSink;
+  /** Reads the raw events from here instead of the generator (the Kafka source of `--kafka-brokers`). */
+  source?: Source<string>;
+  sink: Sink<TenantCost>;
   /** Watermarks: bounded out-of-orderness and source idleness. @default 2000 ms / 30000 ms */
   maxOutOfOrdernessMs?: number;
   idleTimeoutMs?: number;
@@ -218,7 +219,7 @@ function sourceAndAssemble(options: GatewayMeterOptions): { env: StreamExecution
   const env = new StreamExecutionEnvironment({ parallelism: options.parallelism, maxParallelism: options.maxParallelism ?? 128 });
   const records = env
     .fromSource(
-      new GatewayEventSource(options.generator),
+      options.source ?? new GatewayEventSource(options.generator),
       forBoundedOutOfOrderness(options.maxOutOfOrdernessMs ?? 2000, options.idleTimeoutMs ?? 30_000),
       'gateway-events',
       rawEventSize,

@@ -679,6 +679,10 @@ export class JobExecution implements CheckpointedJob {
     this.cancelRescaleWait();
     this.checkpoints.shutdown(this.status === 'FINISHED' || this.status === 'CANCELED' || this.status === 'FAILED' ? this.status : undefined);
     for (const p of this.periodic) p.cancel();
+    for (const node of this.streamGraph.nodes) {
+      node.source?.close?.();
+      node.sink?.close?.();
+    }
     this.host.releaseSlots(this.jobId);
     this.host.onTerminal(this);
   }

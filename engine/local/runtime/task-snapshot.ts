@@ -22,6 +22,8 @@ export interface TaskSnapshotResult {
   bytes: number;
   syncDurationMs: number;
   asyncDurationMs: number;
+  /** Operators' pre-barrier work still running (sink flushes): the acknowledgement waits for it. */
+  pending?: Promise<void>;
 }
 
 function timerServicesOf(operator: StreamOperator): TimerServices {
@@ -53,8 +55,13 @@ export function snapshotTask(task: Task, writer: SnapshotWriter, measureCpu: boo
       }
     }
   }
+  const flushes: Array<Promise<void>> = [];
+  for (const handle of task.handles) {
+    const flush = handle.operator.prepareSnapshotPreBarrier?.();
+    if (flush) flushes.push(flush);
+  }
   if (task instanceof SourceTask) {
-    const partitions = task.reader.snapshotState?.();
+    const partitions = task.reader.snapshotState?.(writer.checkpointId);
     if (partitions !== undefined) {
       const t0 = measureCpu ? performance.now() : 0;
       bytes += writer.writeOperatorState(head.operatorId, task.identity.subtaskIndex, { [SOURCE_READER_STATE]: { mode: 'SPLIT_DISTRIBUTE', partitions } });
@@ -65,7 +72,12 @@ export function snapshotTask(task: Task, writer: SnapshotWriter, measureCpu: boo
     syncMs = bytes / COPY_BYTES_PER_MS;
     asyncMs = bytes / WRITE_BYTES_PER_MS;
   }
-  return { bytes, syncDurationMs: Math.round(syncMs), asyncDurationMs: Math.round(asyncMs) };
+  return {
+    bytes,
+    syncDurationMs: Math.round(syncMs),
+    asyncDurationMs: Math.round(asyncMs),
+    ...(flushes.length > 0 ? { pending: Promise.all(flushes).then(() => undefined) } : {}),
+  };
 }
 
 /**

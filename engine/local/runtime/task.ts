@@ -610,6 +610,22 @@ export class SourceTask extends Task {
     if (this.stoppedFor === checkpointId) this.stoppedFor = -1;
   }
 
+  /** The coordinator completed checkpoint `checkpointId`: the reader commits what it snapshotted for it. */
+  notifyCheckpointComplete(checkpointId: number): void {
+    if (this.state === 'RUNNING' || this.state === 'FINISHED') this.reader.notifyCheckpointComplete?.(checkpointId);
+  }
+
+  override cancel(now: number): void {
+    super.cancel(now);
+    // A failed task is already terminal (cancel returns early), but its reader must let go of its splits all the same.
+    this.reader.close?.();
+  }
+
+  protected override endOfInput(drained = true): void {
+    super.endOfInput(drained);
+    this.reader.close?.();
+  }
+
   /** `pipeline.auto-watermark-interval` tick. */
   emitPeriodicWatermark(now: number): void {
     if (this.state === 'RUNNING' && this.stoppedFor === -1) this.watermarks.onPeriodicEmit(now, this.outputBlockers > 0);

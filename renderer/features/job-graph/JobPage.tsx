@@ -18,6 +18,7 @@ import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
 import { SubtasksPanel } from '../subtasks/SubtasksPanel';
 import { ExportSubtasksButton } from './ExportSubtasksButton';
+import { KafkaPanel } from '../kafka/KafkaPanel';
 import { JobGraphCanvas } from './JobGraphCanvas';
 import { useGraphLayout } from './useGraphLayout';
 
@@ -134,6 +135,12 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
         </ErrorBoundary>
       ) : graph && layout ? (
         <p className="hint">Click a vertex to see its subtasks.</p>
+      ) : null}
+
+      {!gone ? (
+        <ErrorBoundary panel="The Kafka panel" resetKey={`${clusterId}/${jobId}`}>
+          <KafkaPanel clusterId={clusterId} jobId={jobId} graph={graph ?? null} refresh={refresh} />
+        </ErrorBoundary>
       ) : null}
     </div>
   );
