@@ -29,6 +29,11 @@ export const endpoints = {
   vertexBackPressure: get('/jobs/:jobid/vertices/:vertexid/backpressure', 'JobVertexBackPressureInfo', schemas.JobVertexBackPressureInfo),
   vertexWatermarks: get('/jobs/:jobid/vertices/:vertexid/watermarks', 'MetricCollectionResponseBody', schemas.MetricCollection),
   taskManagers: get('/taskmanagers', 'TaskManagersInfo', schemas.TaskManagersInfo),
+  taskManagerMetrics: get('/taskmanagers/:taskmanagerid/metrics', 'MetricCollectionResponseBody', schemas.MetricCollection),
+  jobExceptions: get('/jobs/:jobid/exceptions', 'JobExceptionsInfoWithHistory', schemas.JobExceptionsInfoWithHistory),
+  jobConfig: get('/jobs/:jobid/config', 'JobConfigInfo', schemas.JobConfigInfo),
+  jobJobManagerConfig: get('/jobs/:jobid/jobmanager/config', 'ConfigurationInfoEntry[]', schemas.ConfigurationInfo),
+  jobMetrics: get('/jobs/:jobid/metrics', 'MetricCollectionResponseBody', schemas.MetricCollection),
   subtaskMetricsAggregated: get(
     '/jobs/:jobid/vertices/:vertexid/subtasks/metrics',
     'AggregatedMetricsResponseBody',

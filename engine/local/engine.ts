@@ -16,6 +16,7 @@ import type { JobExecution } from './runtime/job.ts';
 import { DEFAULT_NETWORK_CONFIG, type NetworkConfig } from './runtime/network.ts';
 import { DEFAULT_TRAFFIC, loadScenario, type Scenario } from './scenarios/scenario.ts';
 import { parseDurationMs, parseMemorySize } from './scenarios/units.ts';
+import { ProcessCpuLoad } from './metrics/process-cpu.ts';
 import { ManualClock } from './time/clock.ts';
 import { deriveSeed, mulberry32 } from './time/random.ts';
 
@@ -75,6 +76,8 @@ export interface LocalEngineOptions {
   stepMs?: number;
   /** The REST port, for the configuration the engine reports. */
   restPort?: number;
+  /** The build this engine is part of, reported as its `flink-revision` (GET /config). */
+  build?: { version: string; builtAt: string | null };
 }
 
 /** One run of a built-in job: its program arguments plus the `/jars/:jarid/run` options. */
@@ -148,6 +151,8 @@ export class LocalEngine {
   readonly operations: AsyncOperationRegistry;
   /** When the engine started (the built-in jars' upload time). */
   readonly startedAt: number;
+  /** The process's CPU load, shared out over the TaskManagers' `Status.JVM.CPU.Load`. */
+  readonly cpuLoad = new ProcessCpuLoad();
 
   constructor(readonly options: LocalEngineOptions = {}) {
     positiveInt(options.parallelism, '--parallelism');
@@ -224,6 +229,16 @@ export class LocalEngine {
 
   /** The cluster's Flink configuration as a map (`GET /jobmanager/config`). */
   readonly clusterConfiguration: Record<string, string>;
+
+  /**
+   * `flink-revision` of `GET /config`: Flink writes `<commit> @ <build date>`; the engine its name, the app's version
+   * and the build's date (from `options.build`), or says it runs unbuilt sources.
+   */
+  get revision(): string {
+    const build = this.options.build;
+    if (!build) return `${ENGINE_REVISION} (version unknown)`;
+    return build.builtAt ? `${ENGINE_REVISION} ${build.version} @ ${build.builtAt}` : `${ENGINE_REVISION} ${build.version} (not built: run from source)`;
+  }
 
   /** Starts a built-in job with the engine's traffic, capacity model and sinks. */
   submitBuiltInJob(name: BuiltInJob): JobExecution {

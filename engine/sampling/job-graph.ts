@@ -19,14 +19,14 @@ export const VERTEX_METRICS = [
 
 /**
  * One refresh of a job page's graph: `GET /jobs/:jobid` (vertices, states and the plan's edges) plus one
- * aggregated metrics request per vertex, whatever the parallelism. 1 + V requests.
+ * aggregated metrics request per vertex, whatever the parallelism. 1 + V requests while the job runs; 1 otherwise.
  */
 export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, jobId: string): Promise<JobGraph> {
   const before = client.stats.requests;
   const details = await client.request(endpoints.jobDetails, { jobid: jobId });
-  const metrics = await Promise.all(
-    details.vertices.map((vertex) => fetchVertexMetrics(client, jobId, vertex.id, vertex.status)),
-  );
+  const metrics = hasRates(details.state)
+    ? await Promise.all(details.vertices.map((vertex) => fetchVertexMetrics(client, jobId, vertex.id, vertex.status)))
+    : [];
   const graph = toJobGraph(clusterId, details, metrics);
   return { ...graph, requestCount: client.stats.requests - before };
 }
@@ -52,10 +52,19 @@ async function fetchVertexMetrics(
   }
 }
 
+/**
+ * Only a RUNNING job has rates. The JobManager keeps a FAILED, CANCELED or RESTARTING job's last metric sample for a
+ * while; shown, it would read as live ("out 4.05k/s, busy 1000 ms/s" on a dead job).
+ */
+export function hasRates(jobState: string): boolean {
+  return jobState === 'RUNNING';
+}
+
 /** Pure: Flink's job details and per-vertex aggregates → the graph the UI draws. */
 export function toJobGraph(clusterId: string, details: JobDetails, metrics: AggregatedMetrics[]): Omit<JobGraph, 'requestCount'> {
+  const live = hasRates(details.state);
   const vertices = details.vertices.map((vertex, i): VertexView => {
-    const byId = new Map(metrics[i]?.map((m) => [m.id, m]));
+    const byId = new Map(live ? metrics[i]?.map((m) => [m.id, m]) : []);
     const aggregate = (name: string): MetricAggregate | null => {
       const m = byId.get(name);
       if (!m || m.max === undefined || !Number.isFinite(m.max)) return null;
@@ -87,6 +96,7 @@ export function toJobGraph(clusterId: string, details: JobDetails, metrics: Aggr
     startTime: details['start-time'],
     durationMs: details.duration,
     maxParallelism: details.maxParallelism ?? null,
+    endTime: details['end-time'] > 0 ? details['end-time'] : null,
     vertices,
     edges: edgesOf(details, new Set(vertices.map((v) => v.id))),
     fetchedAt: details.now ?? Date.now(),
