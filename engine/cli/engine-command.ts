@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { readBuildIdentity } from '../app/build-identity.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { LocalEngineError } from '../local/engine.ts';
 import { BUILT_IN_JOBS, type BuiltInJob } from '../local/gatewaymeter/pipelines.ts';
@@ -91,6 +92,7 @@ export function registerEngineCommand(program: Command): void {
           restartStrategy: options.restartStrategy as (typeof RESTART_STRATEGIES)[number] | undefined,
           restartAttempts: options.restartAttempts,
           restartDelayMs: options.restartDelay,
+          build: readBuildIdentity(),
         });
       } catch (error) {
         if (error instanceof LocalEngineError) throw new CliError(EXIT.badArguments, error.message);

@@ -17,6 +17,11 @@ export async function runCli(argv: string[]): Promise<number> {
   registerAppCommand(program);
   registerEngineCommand(program);
   registerEngineKillTmCommand(program);
+  // No command at all: the help is the answer, on stdout, and that is a success (Commander would call it an error).
+  if (argv.length <= 2) {
+    program.outputHelp();
+    return 0;
+  }
   try {
     await program.parseAsync(argv);
     return 0;
