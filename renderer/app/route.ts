@@ -8,14 +8,18 @@
  *   #/clusters/<id>                     overview + jobs
  *   #/clusters/<id>/jobs/<jobId>        job graph
  *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>   job graph with a vertex's subtasks open
+ *   #/clusters/<id>/jobs/<jobId>?tab=exceptions      the job's exception history
  */
 export type Route =
   | { page: 'home' }
   | { page: 'add-cluster' }
   | { page: 'edit-cluster'; clusterId: string }
   | { page: 'cluster'; clusterId: string }
-  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null }
+  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null; tab?: JobTab }
   | { page: 'unknown'; hash: string };
+
+/** The job page's tabs; the graph is the default and is not written into the URL. */
+export type JobTab = 'graph' | 'exceptions';
 
 export function parseHash(hash: string): Route {
   const raw = hash.startsWith('#') ? hash.slice(1) : hash;
@@ -40,7 +44,8 @@ export function parseHash(hash: string): Route {
   if (segments.length === 3 && segments[2] === 'jobs') return { page: 'cluster', clusterId };
   if (segments.length === 4 && segments[2] === 'jobs') {
     const vertex = query.get('vertex');
-    return { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null };
+    const route: Route = { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null };
+    return query.get('tab') === 'exceptions' ? { ...route, tab: 'exceptions' } : route;
   }
   return { page: 'unknown', hash };
 }
@@ -58,7 +63,11 @@ export function formatRoute(route: Route): string {
       return `#/clusters/${enc(route.clusterId)}`;
     case 'job': {
       const base = `#/clusters/${enc(route.clusterId)}/jobs/${enc(route.jobId)}`;
-      return route.vertexId ? `${base}?vertex=${enc(route.vertexId)}` : base;
+      const query = [
+        ...(route.vertexId ? [`vertex=${enc(route.vertexId)}`] : []),
+        ...(route.tab === 'exceptions' ? ['tab=exceptions'] : []),
+      ];
+      return query.length > 0 ? `${base}?${query.join('&')}` : base;
     }
     case 'unknown':
       return route.hash.startsWith('#') ? route.hash : `#${route.hash}`;

@@ -11,7 +11,7 @@ import {
   type NodeMouseHandler,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { JobGraph } from '../../../engine/contracts/engine-api';
 import { testIds } from '../../testIds';
 import { paintVertex } from './colors';
@@ -19,7 +19,7 @@ import { VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './la
 import { Legend } from './Legend';
 import { ShipEdge, type ShipFlowEdge } from './ShipEdge';
 import { VertexNode, type VertexFlowNode } from './VertexNode';
-import { fitView, initialView, type InitialView } from './viewport';
+import { fitView, initialView, sameViewport, type InitialView, type Viewport } from './viewport';
 
 const nodeTypes = { vertex: VertexNode };
 /** A graph this small is read whole at a glance; the MiniMap would only cover part of it. */
@@ -57,7 +57,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
         id: vertex.id,
         type: 'vertex',
         position: layout.positions[vertex.id] ?? { x: 0, y: 0 },
-        data: { vertex, selected: vertex.id === selectedVertexId },
+        data: { vertex, selected: vertex.id === selectedVertexId, jobNotRunning: graph.state === 'RUNNING' ? null : graph.state },
         width: VERTEX_WIDTH,
         height: VERTEX_HEIGHT,
         draggable: false,
@@ -65,7 +65,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
         selectable: true,
         ariaLabel: `${vertex.name}, parallelism ${vertex.parallelism}, ${vertex.status}`,
       })),
-    [graph.vertices, layout, selectedVertexId],
+    [graph.vertices, graph.state, layout, selectedVertexId],
   );
 
   const edges = useMemo<ShipFlowEdge[]>(
@@ -88,21 +88,44 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
 
   const onNodeClick = useCallback<NodeMouseHandler<VertexFlowNode>>((_, node) => onSelectVertex(node.id), [onSelectVertex]);
 
+  /** The view the canvas last set itself, and how it was chosen: a viewport that differs from it was moved by the user. */
+  const lastApplied = useRef<{ choose: typeof initialView; viewport: Viewport } | null>(null);
   const apply = useCallback(
-    (choose: typeof initialView) => {
+    async (choose: typeof initialView) => {
       const box = containerRef.current?.getBoundingClientRect();
       const view: InitialView = choose(
         { width: box?.width ?? 0, height: box?.height ?? 0 },
         { width: layout.width, height: layout.height },
       );
-      if (view.kind === 'viewport') void flow.setViewport(view.viewport);
-      else void flow.fitView(FIT_VIEW_OPTIONS);
+      if (view.kind === 'viewport') await flow.setViewport(view.viewport);
+      else await flow.fitView(FIT_VIEW_OPTIONS);
+      lastApplied.current = { choose, viewport: flow.getViewport() };
     },
     [flow, layout],
   );
   // First view (see viewport.ts): a small graph centred and large, a big one at its sources, readable.
-  const onInit = useCallback(() => apply(initialView), [apply]);
-  const onFitView = useCallback(() => apply(fitView), [apply]);
+  const onInit = useCallback(() => void apply(initialView), [apply]);
+  const onFitView = useCallback(() => void apply(fitView), [apply]);
+
+  // A resized window (or the subtasks panel opening) re-applies the same choice for the new size, unless the user
+  // has panned or zoomed since: their view is left alone.
+  useEffect(() => {
+    const element = containerRef.current;
+    if (!element) return;
+    let frame = 0;
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        const last = lastApplied.current;
+        if (last && sameViewport(flow.getViewport(), last.viewport)) void apply(last.choose);
+      });
+    });
+    observer.observe(element);
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+    };
+  }, [apply, flow]);
 
   const minimapColor = useCallback((node: VertexFlowNode) => paintVertex(node.data.vertex).fill, []);
 

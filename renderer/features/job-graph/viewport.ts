@@ -57,3 +57,8 @@ export function fitView(canvas: Size, graph: Size): InitialView {
   if (underMiniMap || underControls) return { kind: 'padded-fit' };
   return { kind: 'viewport', viewport: { x: x0, y: y0, zoom: fitZoom } };
 }
+
+/** Equal up to rounding: the same view the canvas set, not one the user has moved. */
+export function sameViewport(a: Viewport, b: Viewport): boolean {
+  return Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && Math.abs(a.zoom - b.zoom) < 0.001;
+}
