@@ -19,7 +19,7 @@ import { VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './la
 import { Legend } from './Legend';
 import { ShipEdge, type ShipFlowEdge } from './ShipEdge';
 import { VertexNode, type VertexFlowNode } from './VertexNode';
-import { fitView, initialView, sameViewport, type InitialView, type Viewport } from './viewport';
+import { fitView, initialView, initialViewShowsWhole, sameViewport, viewAfterResize, type InitialView, type Viewport } from './viewport';
 
 const nodeTypes = { vertex: VertexNode };
 /** A graph this small is read whole at a glance; the MiniMap would only cover part of it. */
@@ -88,18 +88,17 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
 
   const onNodeClick = useCallback<NodeMouseHandler<VertexFlowNode>>((_, node) => onSelectVertex(node.id), [onSelectVertex]);
 
-  /** The view the canvas last set itself, and how it was chosen: a viewport that differs from it was moved by the user. */
-  const lastApplied = useRef<{ choose: typeof initialView; viewport: Viewport } | null>(null);
+  /** The view the canvas last set itself, and whether it showed the whole graph: a viewport that differs was moved by the user. */
+  const lastApplied = useRef<{ showedWhole: boolean; viewport: Viewport } | null>(null);
   const apply = useCallback(
     async (choose: typeof initialView) => {
       const box = containerRef.current?.getBoundingClientRect();
-      const view: InitialView = choose(
-        { width: box?.width ?? 0, height: box?.height ?? 0 },
-        { width: layout.width, height: layout.height },
-      );
+      const canvas = { width: box?.width ?? 0, height: box?.height ?? 0 };
+      const size = { width: layout.width, height: layout.height };
+      const view: InitialView = choose(canvas, size);
       if (view.kind === 'viewport') await flow.setViewport(view.viewport);
       else await flow.fitView(FIT_VIEW_OPTIONS);
-      lastApplied.current = { choose, viewport: flow.getViewport() };
+      lastApplied.current = { showedWhole: choose === fitView || initialViewShowsWhole(canvas, size), viewport: flow.getViewport() };
     },
     [flow, layout],
   );
@@ -107,8 +106,8 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
   const onInit = useCallback(() => void apply(initialView), [apply]);
   const onFitView = useCallback(() => void apply(fitView), [apply]);
 
-  // A resized window (or the subtasks panel opening) re-applies the same choice for the new size, unless the user
-  // has panned or zoomed since: their view is left alone.
+  // A resized window (or the subtasks panel opening) fits the graph to the new size again, unless the user has
+  // panned or zoomed since: their view is left alone.
   useEffect(() => {
     const element = containerRef.current;
     if (!element) return;
@@ -117,7 +116,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => {
         const last = lastApplied.current;
-        if (last && sameViewport(flow.getViewport(), last.viewport)) void apply(last.choose);
+        if (last && sameViewport(flow.getViewport(), last.viewport)) void apply(viewAfterResize(last.showedWhole));
       });
     });
     observer.observe(element);

@@ -44,6 +44,19 @@ export function initialView(canvas: Size, graph: Size): InitialView {
   return fitView(canvas, graph);
 }
 
+/** Whether `initialView` shows the whole graph (a fit), rather than its sources at a readable zoom. */
+export function initialViewShowsWhole(canvas: Size, graph: Size): boolean {
+  return !hasSize(canvas, graph) || fitZoomOf(canvas, graph) >= READABLE_ZOOM;
+}
+
+/**
+ * After a resize: a view that showed the whole graph shows it whole again, fitted to the new size (a narrower window
+ * must not clip the hot vertex); a large graph opened at its sources gets the initial choice for the new size.
+ */
+export function viewAfterResize(showedWhole: boolean): typeof initialView {
+  return showedWhole ? fitView : initialView;
+}
+
 /** The whole graph (the fit-view control): centred and as large as fits, or padded around the overlays. */
 export function fitView(canvas: Size, graph: Size): InitialView {
   if (!hasSize(canvas, graph)) return { kind: 'padded-fit' };
