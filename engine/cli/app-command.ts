@@ -83,12 +83,14 @@ async function runWebMode(port: number, enginePort: number, options: AppOptions)
     builtInClusters: localEngine ? [localEngineCluster(localEngine.url)] : [],
   });
   const server = await startWebServer({ engine, staticDir: path.join(ROOT, 'renderer/dist'), port });
-  // The banner: where to open the console, and where the local engine's Flink REST API answers (for curl, the CLI).
-  process.stdout.write(`Flink Ops Console (web mode): ${server.url}\n`);
-  if (localEngine) {
-    process.stdout.write(`Local engine (scenario ${options.engineScenario}): ${localEngine.url}\n`);
-    process.stdout.write(`  Flink's REST API, e.g. npx flink-ops jobs --url ${localEngine.url}\n`);
-  }
+  // The banner, in one write: where to open the console, and where the local engine's Flink REST API answers.
+  const banner = [
+    `Flink Ops Console (web mode): ${server.url}`,
+    ...(localEngine
+      ? [`Local engine (scenario ${options.engineScenario}): ${localEngine.url}`, `  Flink's REST API, e.g. npx flink-ops jobs --url ${localEngine.url}`]
+      : []),
+  ];
+  process.stdout.write(`${banner.join('\n')}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => void Promise.all([server.close(), localEngine?.stop()]).then(() => resolve());
     process.once('SIGINT', stop);
