@@ -350,24 +350,49 @@ tm_pids() {
   return 0
 }
 
-# A running JobManager whose TaskManager processes died (a test killed one): start new ones until the cluster has
-# 2 TaskManagers / 4 slots again. Returns 1, doing nothing, when no TaskManager process is missing.
+# Resource IDs of this run's live TaskManager processes, each from the log its JVM writes.
+live_tm_ids() {
+  local p logfile
+  for p in $(tm_pids); do
+    logfile=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | sed -n 's/^-Dlog\.file=//p')
+    if [[ -n "$logfile" && -f "$logfile" ]]; then
+      grep -o 'Starting TaskManager with ResourceID: [^ ]*' "$logfile" | tail -n 1 | sed 's/.*: //' || true
+    fi
+  done
+  return 0
+}
+
+# 2 TaskManagers / 4 slots, and the registered ones are the live processes: a killed TaskManager stays registered
+# with the ResourceManager until its heartbeats time out, after the JobManager has already failed its tasks over.
+cluster_healthy() {
+  cluster_ready || return 1
+  local registered live
+  registered=$(rest_get /taskmanagers 2>/dev/null | json_get '" ".join(sorted(t["id"] for t in d["taskmanagers"]))' 2>/dev/null) || return 1
+  live=$(live_tm_ids | sort | paste -sd ' ' -)
+  [[ -n "$live" && "$registered" == "$live" ]]
+}
+
+# A running JobManager that lost TaskManager processes (a test killed one): start replacements and wait until the
+# cluster is healthy again. Returns 1 when that does not happen within 180 s (the caller then restarts it all).
 heal_taskmanagers() {
   local missing i
   missing=$(( 2 - $(tm_pids | wc -l) ))
-  (( missing > 0 )) || return 1
-  log "starting $missing TaskManager(s) to replace lost ones (cluster at $REST_URL)"
-  for ((i = 0; i < missing; i++)); do
-    flink_bin taskmanager.sh start || die "bin/taskmanager.sh start failed (see $RUN_DIR/flink-sh.out)"
-  done
-  # The JobManager drops a dead TaskManager after its heartbeat fails: wait for exactly 2 again.
+  if (( missing > 0 )); then
+    log "starting $missing TaskManager(s) to replace lost ones (cluster at $REST_URL)"
+    for ((i = 0; i < missing; i++)); do
+      flink_bin taskmanager.sh start || die "bin/taskmanager.sh start failed (see $RUN_DIR/flink-sh.out)"
+    done
+  fi
   local deadline=$(( $(date +%s) + 180 ))
-  until cluster_ready; do
-    jm_alive || die "JobManager process exited while TaskManagers were restarting"
-    (( $(date +%s) < deadline )) || die "cluster not back to 2 taskmanagers / 4 slots after 180 s at $REST_URL/overview"
+  until cluster_healthy; do
+    jm_alive || return 1
+    if (( $(date +%s) >= deadline )); then
+      warn "cluster not back to 2 live taskmanagers / 4 slots after 180 s at $REST_URL"
+      return 1
+    fi
     sleep 0.5
   done
-  log "cluster ready again: 2 taskmanagers, 4 slots"
+  log "cluster healthy: 2 live taskmanagers, 4 slots"
 }
 
 load_ports() {
@@ -568,7 +593,7 @@ cmd_up() {
   provision
   fetch_rest_snapshot
   build_job
-  if load_ports && jm_alive && cluster_ready; then
+  if load_ports && jm_alive && cluster_healthy; then
     log "re-using running cluster at $REST_URL"
   elif load_ports && jm_alive && rest_get /overview >/dev/null 2>&1 && heal_taskmanagers; then
     log "re-using running cluster at $REST_URL"

@@ -33,6 +33,18 @@ describe('toJobExceptions', () => {
     ]);
   });
 
+  it('a lost TaskManager on a real Flink 1.20.3: the same global entry, beside the deprecated top-level fields (null)', () => {
+    const history = toJobExceptions('c', 'j', parse(read('engine/sampling/testdata/exceptions-taskmanager-lost-1.20.3.json')), 0);
+    expect(history.entries).toHaveLength(1);
+    expect(history.entries[0]).toMatchObject({
+      message: 'TaskManager with id 127.0.0.1:44795-e39689 is no longer reachable.',
+      timestamp: 1796058091080,
+      taskName: null,
+      endpoint: null,
+      concurrent: [],
+    });
+  });
+
   it('the recorded bodies of a healthy job, 2.2.1 and 1.20.3 (with its deprecated top-level fields): no entries', () => {
     for (const version of ['2.2.1', '1.20.3']) {
       const history = toJobExceptions('c', 'j', parse(read(`e2e/flink/recorded/${version}/exceptions.json`)), 0);
