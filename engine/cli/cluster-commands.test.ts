@@ -6,9 +6,11 @@ import type { JobExceptions, JobGraph, JobSummary } from '../contracts/engine-ap
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { ManualClock } from '../local/time/clock.ts';
+import { flinkBasics, json, startHostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { openClusterStore } from './data-dir.ts';
 
 /**
+ * Sequential on purpose: each test starts CLI processes, and the machine is shared.
  * The data commands against a real local engine (virtual time): every one prints one JSON document with --json, and
  * a job that no longer runs shows no rates, in the table as in the JSON.
  */
@@ -16,7 +18,8 @@ const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'flink-ops.m
 
 function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { timeout: 20_000 }, (error, stdout, stderr) => {
+    // Each run starts Node and tsx: seconds on a loaded machine.
+    execFile(process.execPath, [BIN, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
     });
   });
@@ -49,7 +52,7 @@ beforeAll(async () => {
   lostTaskManager = failed.engine.cluster.taskManagers.find((tm) => tm.slots.includes(job.jobId))!.id;
   failed.engine.cluster.killTaskManager(lostTaskManager);
   expect(job.status).toBe('FAILED');
-});
+}, 90_000);
 
 afterAll(async () => {
   await running?.close();
@@ -57,7 +60,7 @@ afterAll(async () => {
   dirs.removeAll();
 });
 
-describe.concurrent('--json on every data command: valid JSON, one document on stdout', () => {
+describe('--json on every data command: valid JSON, one document on stdout', { timeout: 90_000 }, () => {
   it('clusters: the saved clusters, never a secret', async () => {
     const dataDir = dirs.make();
     openClusterStore(dataDir).save({ name: 'prod', url: 'https://flink.example:8081', auth: { kind: 'basic', username: 'ops' }, timeoutMs: 10_000 });
@@ -91,7 +94,7 @@ describe.concurrent('--json on every data command: valid JSON, one document on s
   });
 });
 
-describe.concurrent('the tables', () => {
+describe('the tables', { timeout: 90_000 }, () => {
   it('graph: units in the headers and the busy skew column', async () => {
     const { stdout, code } = await run('graph', '--url', running.url, '--job', 'gatewaymeter');
     expect(code).toBe(0);
@@ -130,5 +133,27 @@ describe.concurrent('the tables', () => {
     const result = await run('exceptions', '--url', failed.url, '--job', failedJobId, '--max', 'lots');
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('flink-ops: --max must be a positive whole number, not "lots".\n');
+  });
+});
+
+describe('exceptions from a hostile cluster', { timeout: 60_000 }, () => {
+  it('prints no terminal control characters from its messages or stack traces', async () => {
+    const jobId = 'a'.repeat(32);
+    const server = await startHostileServer((req, res) => {
+      if (flinkBasics(req, res)) return;
+      if (req.url === '/jobs/overview') return json(res, 200, { jobs: [{ jid: jobId, name: 'j', state: 'FAILED', 'start-time': 1, 'end-time': 2, duration: 1, tasks: {} }] });
+      const stacktrace = 'java.lang.RuntimeException: \u001b]0;pwned\u0007boom\u001b[2J\n\tat x.Y.z(Y.java:1)\n';
+      json(res, 200, { exceptionHistory: { entries: [{ exceptionName: 'java.lang.RuntimeException', stacktrace, timestamp: 1, failureLabels: {}, concurrentExceptions: [] }], truncated: false } });
+    });
+    try {
+      const { stdout, code } = await run('exceptions', '--url', server.url, '--job', jobId);
+      expect(code).toBe(0);
+      expect(stdout).toContain(']0;pwnedboom[2J');
+      // eslint-disable-next-line no-control-regex
+      expect(stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      expect(stdout).toContain('\tat x.Y.z(Y.java:1)'.replace('\t', '  '));
+    } finally {
+      await server.close();
+    }
   });
 });

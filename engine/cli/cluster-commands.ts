@@ -187,5 +187,8 @@ function formatExceptions(job: JobSummary, exceptions: JobExceptions, fullStack:
     return lines.join('\n');
   });
   const truncated = exceptions.truncated ? '\n(more exceptions on the cluster: raise --max)\n' : '\n';
-  return `${header}\n${exceptions.entries.length} exception${exceptions.entries.length === 1 ? '' : 's'}, newest first\n\n${blocks.join('\n\n')}\n${truncated}`;
+  const text = `${header}\n${exceptions.entries.length} exception${exceptions.entries.length === 1 ? '' : 's'}, newest first\n\n${blocks.join('\n\n')}\n${truncated}`;
+  // Messages and stack traces are the cluster's text: no terminal control characters from them (tabs and newlines stay).
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }

@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'flink-ops.mjs');
 
 describe('flink-ops with no command', () => {
-  it('prints the help on stdout and exits 0, with nothing on stderr', async () => {
+  it('prints the help on stdout and exits 0, with nothing on stderr', { timeout: 60_000 }, async () => {
     const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [BIN], { timeout: 15_000 }, (error, stdout, stderr) => {
+      execFile(process.execPath, [BIN], { timeout: 60_000 }, (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
       });
     });

@@ -35,7 +35,7 @@ async function settle(page: Page): Promise<void> {
 test.describe('at 1,280 × 800', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test('the subtasks table keeps the identifying and the alarming columns in view; the index stays when it scrolls', async ({ app, page }) => {
+  test('the subtasks table keeps the identifying and the alarming columns in view; the index stays when it scrolls', async ({ app }) => {
     const job = await openRecordedJob(app);
     const subtasks = await job.openSubtasks(replay.vertices[0].id);
     await subtasks.expectRows(2);

@@ -12,7 +12,7 @@ beforeAll(async () => {
   handle = await startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(1_767_225_600_000), scenario: 'hot-tenant', build: { version: '9.9.9', builtAt: '2026-11-30T10:00:00.000Z' } });
   handle.engine.advance(45_000);
   client = new FlinkRestClient({ baseUrl: handle.url });
-});
+}, 90_000);
 afterAll(() => handle.close());
 
 describe('the local engine\'s /taskmanagers', () => {
