@@ -108,7 +108,7 @@ describe('createEngine: saved clusters', () => {
   });
 });
 
-describe('createEngine: the bundled local engine', () => {
+describe('createEngine: the bundled local engine', { timeout: 60_000 }, () => {
   let local: LocalEngineHandle | undefined;
   afterEach(async () => {
     await local?.close();

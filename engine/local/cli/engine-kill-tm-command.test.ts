@@ -52,7 +52,7 @@ describe('flink-ops engine-kill-tm', () => {
   });
 });
 
-describe('flink-ops engine-kill-tm: the message follows the job\'s restart strategy, read from its configuration', () => {
+describe('flink-ops engine-kill-tm: the message follows the job\'s restart strategy, read from its configuration', { timeout: 60_000 }, () => {
   const dirs = tempDirs('kill-tm-');
   afterAll(() => dirs.removeAll());
 
