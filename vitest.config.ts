@@ -6,5 +6,7 @@ export default defineConfig({
     include: ['engine/**/*.test.ts', 'renderer/**/*.test.ts', 'electron/**/*.test.ts'],
     exclude: ['**/*.flink.test.ts', '**/node_modules/**'],
     testTimeout: 20_000,
+    // beforeAll hooks run a local engine for tens of virtual seconds: on the shared 2-core machine that can take >10 s.
+    hookTimeout: 60_000,
   },
 });
