@@ -30,24 +30,33 @@ export function ExceptionsPanel({ clusterId, jobId, refresh }: { clusterId: stri
     <Panel title="Exceptions" poll={poll} testId={testIds.exceptions.panel} className="exceptions-panel">
       <PollErrorBanner poll={poll} context="Loading the exception history failed" />
       {history == null && !poll.error ? <p className="muted">Loading the exception history…</p> : null}
-      {history && history.entries.length === 0 ? (
-        <p className="empty" data-testid={testIds.exceptions.empty}>
-          No exceptions: this job has not failed or restarted since it was submitted.
-        </p>
-      ) : null}
-      {history && history.entries.length > 0 ? (
+      {history ? (
         <div className={poll.stale ? 'is-stale' : undefined}>
-          <ol className="exception-list">
-            {history.entries.map((entry, i) => (
-              <ExceptionEntry key={`${entry.timestamp}-${i}`} entry={entry} index={i} />
-            ))}
-          </ol>
-          {history.truncated ? (
-            <p className="muted small">The cluster keeps more exceptions than these {history.entries.length}; older ones are left out.</p>
-          ) : null}
+          <ExceptionHistory entries={history.entries} truncated={history.truncated} />
         </div>
       ) : null}
     </Panel>
+  );
+}
+
+/** The history itself, newest first: the root exception of the latest failure, then the earlier ones. */
+export function ExceptionHistory({ entries, truncated }: Pick<JobExceptions, 'entries' | 'truncated'>): ReactNode {
+  if (entries.length === 0) {
+    return (
+      <p className="empty" data-testid={testIds.exceptions.empty}>
+        No exceptions: this job has not failed or restarted since it was submitted.
+      </p>
+    );
+  }
+  return (
+    <>
+      <ol className="exception-list">
+        {entries.map((entry, i) => (
+          <ExceptionEntry key={`${entry.timestamp}-${i}`} entry={entry} index={i} />
+        ))}
+      </ol>
+      {truncated ? <p className="muted small">The cluster keeps more exceptions than these {entries.length}; older ones are left out.</p> : null}
+    </>
   );
 }
 
