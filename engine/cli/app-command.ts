@@ -34,6 +34,8 @@ export function registerAppCommand(program: Command): void {
       if (!/^\d+$/.test(options.enginePort) || enginePort > 65535) throw new CliError(EXIT.badArguments, `--engine-port must be 0-65535, not "${options.enginePort}".`);
       const electron = options.web ? null : electronBinary();
       if (electron) {
+        // The desktop shell starts its own engine (electron/main): the fixed port reaches web mode only, for now.
+        if (enginePort !== 0) process.stdout.write(`--engine-port ${enginePort} applies to web mode (--web); the desktop app picks a free port.\n`);
         await runElectron(electron);
         return;
       }
