@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 20_000,
     // CSS is skipped in tests, except the theme's tokens, which theme.test.ts reads (`?raw`) to check contrast.
     css: { include: [/theme\.css/] },
+    // beforeAll hooks run a local engine for tens of virtual seconds: on the shared 2-core machine that can take >10 s.
+    hookTimeout: 60_000,
   },
 });

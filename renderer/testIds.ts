@@ -19,6 +19,8 @@ export const testIds = {
     formSuccess: 'cluster-form-success',
     detectedVersion: 'cluster-detected-version',
     memoryNotice: 'cluster-memory-notice',
+    duplicateWarning: 'cluster-duplicate-warning',
+    restUrl: 'cluster-rest-url',
   },
   refresh: {
     control: 'refresh-control',
@@ -59,6 +61,16 @@ export const testIds = {
     metricsSampling: 'job-metrics-sampling',
     metricsUnavailableCount: 'job-metrics-unavailable-count',
     notFound: 'job-not-found',
+    notRunning: 'job-not-running',
+    tabs: 'job-tabs',
+    vertexNoRates: 'vertex-no-rates',
+  },
+  exceptions: {
+    panel: 'exceptions-panel',
+    empty: 'exceptions-empty',
+    entry: (index: number) => `exception-entry-${index}`,
+    stack: 'exception-stack',
+    concurrent: 'exception-concurrent',
   },
   subtasks: {
     panel: 'subtasks-panel',

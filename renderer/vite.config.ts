@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import packageJson from '../package.json';
 
 // The config's own folder (Vite provides import.meta.dirname to config files); no Node import needed.
 const root = import.meta.dirname;
@@ -18,11 +19,26 @@ function relaxCspForDevServer(): Plugin {
   };
 }
 
+/**
+ * `build-info.json` beside the bundle: the app's version and the time of this build. The local engine reports them
+ * as its `flink-revision` (GET /config), as a Flink build reports its commit and date.
+ */
+function buildInfo(): Plugin {
+  return {
+    name: 'flink-ops:build-info',
+    apply: 'build',
+    generateBundle() {
+      const info = { version: packageJson.version, builtAt: new Date().toISOString() };
+      this.emitFile({ type: 'asset', fileName: 'build-info.json', source: `${JSON.stringify(info)}\n` });
+    },
+  };
+}
+
 export default defineConfig({
   root,
   // Relative asset URLs: the same bundle loads from file:// (Electron) and from http (web mode).
   base: './',
-  plugins: [react(), relaxCspForDevServer()],
+  plugins: [react(), relaxCspForDevServer(), buildInfo()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -6,7 +6,10 @@ import { checkFlinkCluster } from '../../engine/clusters/cluster-check.ts';
 import { FlinkRestClient } from '../../engine/flink-rest/client.ts';
 import { endpoints } from '../../engine/flink-rest/endpoints.ts';
 import { fetchClusterOverview, fetchJobs } from '../../engine/sampling/cluster-views.ts';
+import { fetchJobExceptions } from '../../engine/sampling/job-exceptions.ts';
 import { fetchJobGraph } from '../../engine/sampling/job-graph.ts';
+import { fetchRestartStrategy } from '../../engine/sampling/job-restart-strategy.ts';
+import { fetchTaskManagers } from '../../engine/sampling/taskmanagers.ts';
 import { fetchVertexSubtasks } from '../../engine/sampling/vertex-subtasks.ts';
 import { readFlinkCluster } from '../support/flinkCluster.ts';
 import { eventually } from './eventually.ts';
@@ -86,6 +89,40 @@ describe(`the REST client against a real Flink ${cluster.version}`, () => {
     }
   });
 
+  it('reads the TaskManagers with their metrics, under the names this version uses', async () => {
+    const taskManagers = await fetchTaskManagers(client);
+    expect(taskManagers).toHaveLength(2);
+    for (const tm of taskManagers) {
+      expect(tm.endpoint).toMatch(/^[\w.-]+:\d+$/);
+      const m = tm.metrics!;
+      expect(m.heapUsed).toBeGreaterThan(0);
+      expect(m.heapMax).toBeGreaterThan(m.heapUsed!);
+      expect(m.managedMemoryTotal).toBeGreaterThan(0);
+      expect(m.managedMemoryUsed).toBe(0); // the hashmap state backend
+      expect(m.cpuLoad).toBeGreaterThanOrEqual(0);
+      expect(m.cpuLoad).toBeLessThanOrEqual(1);
+      expect(m.networkBuffersTotal).toBeGreaterThan(0);
+      expect(m.networkBuffersUsed).toBeLessThanOrEqual(m.networkBuffersTotal!);
+    }
+    // The TaskManager that runs the job's subtasks is the one they name, by the same data port.
+    const { vertices } = await client.request(endpoints.jobDetails, { jobid: cluster.jobId });
+    const table = await fetchVertexSubtasks(client, 'c', cluster.jobId, vertices[0].id);
+    for (const row of table.subtasks) {
+      const tm = taskManagers.find((t) => t.id === row.taskManagerId)!;
+      expect(row.endpoint!.split(':')[1]).toBe(tm.endpoint!.split(':')[1]);
+    }
+  });
+
+  it('reads the job\'s exception history', async () => {
+    const history = await fetchJobExceptions(client, 'c', cluster.jobId);
+    expect(history.jobId).toBe(cluster.jobId);
+    for (const entry of history.entries) expect(entry.stackTrace.startsWith(entry.exceptionName)).toBe(true);
+  });
+
+  it('reads the job\'s restart strategy from its configuration: fixed-delay, 1000 attempts, 5 s (flink.sh)', async () => {
+    expect(await fetchRestartStrategy(client, cluster.jobId)).toEqual({ type: 'fixed-delay', attempts: 1000, delayMs: 5000 });
+  });
+
   it('answers 404 for a job that is not there, as not-found', async () => {
     await expect(fetchJobGraph(client, 'c', '0'.repeat(32))).rejects.toMatchObject({ info: { kind: 'not-found', status: 404 } });
   });
@@ -110,6 +147,12 @@ describe(`flink-ops CLI against a real Flink ${cluster.version}`, () => {
     const graph = JSON.parse(stdout) as { jobId: string; vertices: unknown[] };
     expect(graph.jobId).toBe(cluster.jobId);
     expect(graph.vertices.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('prints the exception history as one JSON document', async () => {
+    const { code, stdout } = await run('exceptions', '--url', cluster.restUrl, '--job', cluster.jobName, '--json');
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { jobId: string }).jobId).toBe(cluster.jobId);
   });
 
   it('exits 4 for a missing job', async () => {

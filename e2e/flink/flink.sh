@@ -8,6 +8,7 @@
 #   bash e2e/flink/flink.sh status [--version V]
 #   bash e2e/flink/flink.sh record [--version V]   (REST fixtures -> e2e/flink/recorded/<V>/)
 #   bash e2e/flink/flink.sh build  [--version V]   (compile job/ if changed; prints the jar path)
+#   bash e2e/flink/flink.sh kill-tm --tm ID [--version V]  (kill -9 one TaskManager process; `up` restores it)
 #
 # Everything lives in <repo>/.cache/flink/<V>/ (see e2e/flink/README.md).
 # `up` prints the REST URL on stdout; progress goes to stderr.
@@ -55,7 +56,7 @@ on_err() {
 trap 'on_err "$?" "$LINENO" "$BASH_COMMAND"' ERR
 
 usage() {
-  sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -80,6 +81,7 @@ CMD="${1:-}"
 [[ -n "$CMD" ]] || usage
 shift || true
 VERSION="$DEFAULT_VERSION"
+TM_ID=""
 RATE="2000"
 HOT_SHARE="0.4"
 while [[ $# -gt 0 ]]; do
@@ -88,6 +90,7 @@ while [[ $# -gt 0 ]]; do
     --version=*) VERSION="${1#*=}"; shift ;;
     --rate) RATE="${2:?--rate needs a value}"; shift 2 ;;
     --hot-share) HOT_SHARE="${2:?--hot-share needs a value}"; shift 2 ;;
+    --tm) TM_ID="${2:?--tm needs a TaskManager id}"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "flink.sh: ERROR: unknown argument '$1'" >&2; usage ;;
   esac
@@ -317,14 +320,14 @@ run_pids() {
     done < <(cat "$RUN_DIR"/pid/*.pid* 2>/dev/null || true)
   fi
   for p in /proc/[0-9]*; do
-    cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null || true)
+    cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline" || true)
     if [[ "$cmd" == *"--configDir $RUN_DIR/conf"* ]]; then cand+=("${p#/proc/}"); fi
   done
   for p in "${cand[@]}"; do
     if [[ "$seen" == *" $p "* ]]; then continue; fi
     seen+="$p "
     # only live processes that really are ours (guards against pid reuse)
-    cmd=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null || true)
+    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" || true)
     if [[ "$cmd" == *"$RUN_DIR"* ]]; then echo "$p"; fi
   done
   return 0
@@ -336,6 +339,60 @@ jm_alive() {
     kill -0 "$p" 2>/dev/null && return 0
   done
   return 1
+}
+
+# pids of this run's live TaskManager processes
+tm_pids() {
+  local p
+  for p in $(run_pids); do
+    if tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | grep -qxF org.apache.flink.runtime.taskexecutor.TaskManagerRunner; then echo "$p"; fi
+  done
+  return 0
+}
+
+# Resource IDs of this run's live TaskManager processes, each from the log its JVM writes.
+live_tm_ids() {
+  local p logfile
+  for p in $(tm_pids); do
+    logfile=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | sed -n 's/^-Dlog\.file=//p')
+    if [[ -n "$logfile" && -f "$logfile" ]]; then
+      grep -o 'Starting TaskManager with ResourceID: [^ ]*' "$logfile" | tail -n 1 | sed 's/.*: //' || true
+    fi
+  done
+  return 0
+}
+
+# 2 TaskManagers / 4 slots, and the registered ones are the live processes: a killed TaskManager stays registered
+# with the ResourceManager until its heartbeats time out, after the JobManager has already failed its tasks over.
+cluster_healthy() {
+  cluster_ready || return 1
+  local registered live
+  registered=$(rest_get /taskmanagers 2>/dev/null | json_get '" ".join(sorted(t["id"] for t in d["taskmanagers"]))' 2>/dev/null) || return 1
+  live=$(live_tm_ids | sort | paste -sd ' ' -)
+  [[ -n "$live" && "$registered" == "$live" ]]
+}
+
+# A running JobManager that lost TaskManager processes (a test killed one): start replacements and wait until the
+# cluster is healthy again. Returns 1 when that does not happen within 180 s (the caller then restarts it all).
+heal_taskmanagers() {
+  local missing i
+  missing=$(( 2 - $(tm_pids | wc -l) ))
+  if (( missing > 0 )); then
+    log "starting $missing TaskManager(s) to replace lost ones (cluster at $REST_URL)"
+    for ((i = 0; i < missing; i++)); do
+      flink_bin taskmanager.sh start || die "bin/taskmanager.sh start failed (see $RUN_DIR/flink-sh.out)"
+    done
+  fi
+  local deadline=$(( $(date +%s) + 180 ))
+  until cluster_healthy; do
+    jm_alive || return 1
+    if (( $(date +%s) >= deadline )); then
+      warn "cluster not back to 2 live taskmanagers / 4 slots after 180 s at $REST_URL"
+      return 1
+    fi
+    sleep 0.5
+  done
+  log "cluster healthy: 2 live taskmanagers, 4 slots"
 }
 
 load_ports() {
@@ -536,7 +593,9 @@ cmd_up() {
   provision
   fetch_rest_snapshot
   build_job
-  if load_ports && jm_alive && cluster_ready; then
+  if load_ports && jm_alive && cluster_healthy; then
+    log "re-using running cluster at $REST_URL"
+  elif load_ports && jm_alive && rest_get /overview >/dev/null 2>&1 && heal_taskmanagers; then
     log "re-using running cluster at $REST_URL"
   else
     # leftovers of an earlier run that is not healthy (logged if any process is found)
@@ -612,6 +671,10 @@ import json, os, sys, time, urllib.request, urllib.error
 base, jid, out, version = sys.argv[1:]
 METRICS = ("busyTimeMsPerSecond,backPressuredTimeMsPerSecond,idleTimeMsPerSecond,"
            "numRecordsInPerSecond,numRecordsOutPerSecond")
+# The TaskManagers panel's metrics, in the order of TASKMANAGER_METRICS (engine/sampling/taskmanagers.ts).
+TM_METRICS = ("Status.JVM.Memory.Heap.Used,Status.JVM.Memory.Heap.Max,Status.Flink.Memory.Managed.Used,"
+              "Status.Flink.Memory.Managed.Total,Status.JVM.CPU.Load,Status.Shuffle.Netty.UsedMemorySegments,"
+              "Status.Shuffle.Netty.TotalMemorySegments")
 
 
 def get(path):
@@ -685,6 +748,9 @@ save("overview.json", "/overview")
 save("jobmanager-config.json", "/jobmanager/config")
 save("jobs-overview.json", "/jobs/overview")
 save("taskmanagers.json", "/taskmanagers")
+_, tms = get("/taskmanagers")
+for i, tm in enumerate(sorted(tms.get("taskmanagers", []), key=lambda t: t["id"])):
+    save("taskmanagers/%d-metrics.json" % i, "/taskmanagers/%s/metrics?get=%s" % (tm["id"], TM_METRICS))
 save("job-detail.json", "/jobs/" + jid)
 save("job-plan.json", "/jobs/%s/plan" % jid)
 save("checkpoints.json", "/jobs/%s/checkpoints" % jid)
@@ -732,8 +798,26 @@ log("saved %d files" % len(files))
 PY
 }
 
+# Kill one TaskManager process of the running cluster with SIGKILL, as a machine loss would; prints its pid.
+# Its JVM is found by the log file that recorded its resource ID. `up` starts a replacement.
+cmd_kill_tm() {
+  [[ -n "$TM_ID" ]] || die "kill-tm needs --tm <TaskManager id> (see GET /taskmanagers)"
+  [[ -f "$CLUSTER_JSON" ]] || die "Flink $VERSION is not up (run: flink.sh up --version $VERSION)"
+  local logfile p pid=""
+  logfile=$(grep -l -F "Starting TaskManager with ResourceID: $TM_ID" "$RUN_DIR"/log/*taskexecutor*.log 2>/dev/null | head -n 1 || true)
+  [[ -n "$logfile" ]] || die "no TaskManager $TM_ID in the logs of $RUN_DIR/log"
+  for p in $(tm_pids); do
+    if tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | grep -qxF -- "-Dlog.file=$logfile"; then pid=$p; fi
+  done
+  [[ -n "$pid" ]] || die "TaskManager $TM_ID ($logfile) has no live process"
+  kill -9 "$pid"
+  log "killed TaskManager $TM_ID (pid $pid) with SIGKILL"
+  echo "$pid"
+}
+
 case "$CMD" in
   up) cmd_up ;;
+  kill-tm) cmd_kill_tm ;;
   down) cmd_down ;;
   status) cmd_status ;;
   record) cmd_record ;;

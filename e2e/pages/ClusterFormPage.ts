@@ -22,6 +22,7 @@ export class ClusterFormPage {
   readonly success: Locator;
   readonly detectedVersion: Locator;
   readonly memoryNotice: Locator;
+  readonly duplicateWarning: Locator;
   readonly saveButton: Locator;
 
   constructor(readonly page: Page) {
@@ -35,6 +36,7 @@ export class ClusterFormPage {
     this.success = page.getByTestId(testIds.clusters.formSuccess);
     this.detectedVersion = page.getByTestId(testIds.clusters.detectedVersion);
     this.memoryNotice = page.getByTestId(testIds.clusters.memoryNotice);
+    this.duplicateWarning = page.getByTestId(testIds.clusters.duplicateWarning);
     this.saveButton = this.form.getByRole('button', { name: /^Check and save/ });
   }
 
@@ -56,9 +58,15 @@ export class ClusterFormPage {
     if (input.timeoutMs != null) await this.timeout.fill(String(input.timeoutMs));
   }
 
-  /** Clicks save and waits for the engine's answer: the inline error or the success notice. */
+  /** Clicks save and waits for the answer: the inline error, the success notice, or the same-URL warning. */
   async save(): Promise<void> {
     await this.saveButton.click();
+    await expect(this.error.or(this.success).or(this.duplicateWarning)).toBeVisible({ timeout: 30_000 });
+  }
+
+  /** After the same-URL warning: save all the same. */
+  async saveAnyway(): Promise<void> {
+    await this.duplicateWarning.getByRole('button', { name: 'Save anyway' }).click();
     await expect(this.error.or(this.success)).toBeVisible({ timeout: 30_000 });
   }
 

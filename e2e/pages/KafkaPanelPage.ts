@@ -25,6 +25,12 @@ export class KafkaPanelPage {
     this.hotKeysSummary = page.getByTestId(testIds.kafka.hotKeysSummary);
   }
 
+  /** The panel lives in the job page's Kafka tab. */
+  async open(): Promise<void> {
+    await this.page.getByTestId(testIds.jobGraph.tabs).getByRole('link', { name: 'Kafka' }).click();
+    await expect(this.root).toBeVisible();
+  }
+
   async connect(bootstrapServers: string): Promise<void> {
     await expect(this.settingsForm).toBeVisible();
     await this.settingsForm.getByLabel('Bootstrap servers').fill(bootstrapServers);

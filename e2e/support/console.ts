@@ -57,7 +57,8 @@ export async function startConsole(options: { localEngine?: boolean } = {}): Pro
       );
       const onData = (): void => {
         const match = URL_LINE.exec(stdout);
-        if (match) {
+        // With the local engine, its line belongs to the same banner: wait for both.
+        if (match && (!options.localEngine || LOCAL_ENGINE_LINE.test(stdout))) {
           clearTimeout(timer);
           resolve(match[1]);
         }

@@ -28,11 +28,15 @@ export interface ReplayFlink {
   close(): Promise<void>;
 }
 
-/** `/a?get=x,y&agg=min` and `/a?agg=min&get=x%2Cy` are the same request. */
+/**
+ * `/a?get=x,y&agg=min` and `/a?agg=min&get=x%2Cy` are the same request; so are `/taskmanagers/127.0.0.1:1-ab` and
+ * `/taskmanagers/127.0.0.1%3A1-ab` (the client encodes path parameters, the recorder did not).
+ */
 function requestKey(rawPath: string): string {
   const url = new URL(rawPath, 'http://replay');
+  const pathname = decodeURIComponent(url.pathname);
   const params = [...url.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b));
-  return params.length === 0 ? url.pathname : `${url.pathname}?${params.map(([k, v]) => `${k}=${v}`).join('&')}`;
+  return params.length === 0 ? pathname : `${pathname}?${params.map(([k, v]) => `${k}=${v}`).join('&')}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import { MemorySecretStore } from '../clusters/secret-store.ts';
 import type { EngineApi } from '../contracts/engine-api.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { flinkBasics, json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
-import { startLocalEngine } from '../local/start-local-engine.ts';
+import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
 import { ManualClock } from '../local/time/clock.ts';
 import { createEngine } from './create-engine.ts';
 import { localEngineCluster } from './local-engine-cluster.ts';
@@ -104,6 +104,56 @@ describe('createEngine: saved clusters', () => {
     const engine = newEngine();
     const { cluster } = await engine.saveCluster({ name: 'p', url: server.url, auth: { kind: 'none' } });
     await expect(engine.getJobGraph(cluster.id, '../config')).rejects.toThrow(/not a Flink job id/);
+    await expect(engine.getJobExceptions(cluster.id, '../config')).rejects.toThrow(/not a Flink job id/);
+  });
+});
+
+describe('createEngine: the bundled local engine', { timeout: 60_000 }, () => {
+  let local: LocalEngineHandle | undefined;
+  afterEach(async () => {
+    await local?.close();
+    local = undefined;
+  });
+
+  const withLocalEngine = async (options: Parameters<typeof startLocalEngine>[0]): Promise<EngineApi> => {
+    const token = 'launch-token-kill-tests';
+    local = await startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(1_767_225_600_000), token, ...options });
+    local.engine.advance(2_000);
+    return createEngine({
+      clusterStore: openClusterStore(dataDir),
+      secretStore: new MemorySecretStore(),
+      history: openHistoryStore(dataDir),
+      mode: 'web',
+      version: 'test',
+      builtInClusters: [localEngineCluster(local.url, token)],
+    });
+  };
+
+  it('a kill says what the job\'s restart strategy does: without checkpoints (none), the job fails for good', async () => {
+    const engine = await withLocalEngine({});
+    const [job] = local!.engine.cluster.jobs.values();
+    const victim = local!.engine.cluster.taskManagers.find((tm) => tm.slots.includes(job.jobId))!;
+    const { message } = await engine.killTaskManager('local-engine', victim.id);
+    expect(message).toMatch(new RegExp(`^TaskManager ${victim.id} killed\\. Job gatewaymeter \\(${job.jobId}\\) fails for good: its restart strategy is none \\(restart deactivated\\)\\. A new TaskManager registers at \\d\\d:\\d\\d:\\d\\d\\.$`));
+    expect(message).not.toMatch(/failing over/);
+    const history = await engine.getJobExceptions('local-engine', job.jobId);
+    expect(history.entries[0].message).toBe(`TaskManager with id ${victim.id} is no longer reachable.`);
+  });
+
+  it('with checkpoints (exponential-delay, as Flink 2.x without a strategy): it restarts, and says after about how long', async () => {
+    const checkpointDir = mkdtempSync(path.join(tmpdir(), 'flink-ops-engine-ckpt-'));
+    try {
+      const engine = await withLocalEngine({ checkpointDir });
+      const [job] = local!.engine.cluster.jobs.values();
+      const victim = local!.engine.cluster.taskManagers.find((tm) => tm.slots.includes(job.jobId))!;
+      const { message } = await engine.killTaskManager('local-engine', victim.id);
+      expect(message).toContain(`Job gatewaymeter (${job.jobId}) restarts in about 1 s (exponential-delay: 1 s at first, ×1.5 per failure, at most 1 min).`);
+      expect(job.status).toBe('RESTARTING');
+    } finally {
+      await local?.close();
+      local = undefined;
+      rmSync(checkpointDir, { recursive: true, force: true });
+    }
   });
 });
 

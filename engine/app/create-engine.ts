@@ -6,9 +6,11 @@ import type { SecretStore } from '../clusters/secret-store.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { exportSubtaskMetrics } from '../exports/subtask-metrics.ts';
 import { EngineError } from '../flink-rest/errors.ts';
-import { localEngineEndpoints } from '../flink-rest/endpoints.ts';
-import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/cluster-views.ts';
+import { killTaskManagerAndReport } from '../operations/kill-taskmanager.ts';
+import { fetchClusterOverview, fetchJobs } from '../sampling/cluster-views.ts';
+import { fetchJobExceptions } from '../sampling/job-exceptions.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
+import { fetchTaskManagers } from '../sampling/taskmanagers.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
 import { fetchConsumerLag } from '../kafka/consumer-lag.ts';
@@ -184,10 +186,11 @@ export function createEngine(deps: EngineDeps): Engine {
         throw new EngineError('invalid-input', 'Only the bundled local engine can kill a TaskManager; on a real cluster, use its own tooling.');
       }
       if (typeof taskManagerId !== 'string' || taskManagerId === '') throw new EngineError('invalid-input', 'Which TaskManager? The id is missing.');
-      const result = await connection(clusterId).client.request(localEngineEndpoints.killTaskManager, { taskmanagerid: taskManagerId });
-      const jobs = result.failedJobs.length > 0 ? `jobs failing over: ${result.failedJobs.join(', ')}` : 'it ran no task';
-      const back = result.restartsAt !== null ? `; a new TaskManager registers at ${new Date(result.restartsAt).toLocaleTimeString()}` : '';
-      return { message: `TaskManager ${result.killed} killed; ${jobs}${back}.` };
+      return killTaskManagerAndReport(connection(clusterId).client, taskManagerId, (at) => new Date(at).toLocaleTimeString('en-GB'));
+    },
+
+    async getJobExceptions(clusterId, jobId) {
+      return fetchJobExceptions(connection(clusterId).client, clusterId, requireId(jobId, 'job'));
     },
 
     async listWatches() {

@@ -24,6 +24,8 @@ export async function startLocalEngineProcess(options: {
   binPath: string;
   /** Extra `flink-ops engine` options, e.g. `--scenario hot-tenant`. */
   args?: string[];
+  /** Its REST port on 127.0.0.1. @default 0 (any free port) */
+  port?: number;
   /** A Node binary; Electron passes its own with ELECTRON_RUN_AS_NODE=1. @default process.execPath */
   nodePath?: string;
   env?: NodeJS.ProcessEnv;
@@ -31,7 +33,7 @@ export async function startLocalEngineProcess(options: {
 }): Promise<LocalEngineProcess> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const token = randomBytes(24).toString('base64url');
-  const child = spawn(options.nodePath ?? process.execPath, [options.binPath, 'engine', '--port', '0', ...(options.args ?? [])], {
+  const child = spawn(options.nodePath ?? process.execPath, [options.binPath, 'engine', '--port', String(options.port ?? 0), ...(options.args ?? [])], {
     // stdin stays open as a lifeline: the engine exits when it closes (see `flink-ops engine`).
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...(options.env ?? process.env), FLINK_OPS_EXIT_WITH_PARENT: '1', [ENGINE_TOKEN_ENV]: token },

@@ -20,7 +20,8 @@ import { checkFlinkCluster } from '../clusters/cluster-check.ts';
 import { FlinkRestClient } from '../flink-rest/client.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { mulberry32, type Random } from '../local/time/random.ts';
-import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/cluster-views.ts';
+import { fetchClusterOverview, fetchJobs } from '../sampling/cluster-views.ts';
+import { fetchTaskManagers } from '../sampling/taskmanagers.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 

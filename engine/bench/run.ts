@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureJobPageCycle, type JobPageCost } from './job-page-cost.ts';
 import { startSyntheticJobServer } from './synthetic-job-server.ts';
+import { startSyntheticTaskManagersServer } from './synthetic-taskmanagers-server.ts';
+import { measureTaskManagersRefresh, type TaskManagersCost } from './taskmanagers-cost.ts';
 
 /** `npm run bench`: figures and ratios, printed; nothing here asserts a time. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -52,6 +54,31 @@ async function main(): Promise<void> {
   }
   console.log(`\nreq@10s: requests per minute at Flink's default metrics.fetcher.update-interval (10 s), the console's floor.`);
   console.log(`req@3s: the same cycle at the Flink Web UI's ${WEB_UI_POLL_MS / 1000} s refresh, which gets the same numbers back.`);
+
+  await taskManagersPanel(existsSync(clusterFile) ? (JSON.parse(readFileSync(clusterFile, 'utf8')) as { restUrl: string }).restUrl : null, version);
+}
+
+/** The cluster page's TaskManagers panel: /taskmanagers plus one metrics request per TaskManager, capped. */
+async function taskManagersPanel(realUrl: string | null, version: string): Promise<void> {
+  const line = (label: string, cost: TaskManagersCost) =>
+    [label.padEnd(34), String(cost.taskManagers).padStart(4), `${cost.requests}/${cost.budget}`.padStart(9), `${(cost.bytes / 1024).toFixed(1)} KiB`.padStart(11), `${cost.millis.toFixed(0)} ms`.padStart(8)].join('  ');
+  console.log('\nTaskManagers panel: one refresh (/taskmanagers + metrics of at most 50)');
+  console.log(['cluster'.padEnd(34), '   T', 'req/budget', '      bytes', '    time'].join('  '));
+  if (realUrl) {
+    try {
+      console.log(line(`test cluster on Flink ${version}`, await measureTaskManagersRefresh(realUrl)));
+    } catch (error) {
+      console.log(`${'test cluster'.padEnd(34)}  skipped: ${(error as Error).message}`);
+    }
+  }
+  for (const count of [4, 200]) {
+    const synthetic = await startSyntheticTaskManagersServer(count);
+    try {
+      console.log(line(`generated ${count} TaskManagers`, await measureTaskManagersRefresh(synthetic.url)));
+    } finally {
+      await synthetic.close();
+    }
+  }
 }
 
 /** Each further benchmark runs in its own Node process, so one's heap and JIT state never skews another's. */

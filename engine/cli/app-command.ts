@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { appVersion } from '../app/build-identity.ts';
 import { createEngine } from '../app/create-engine.ts';
 import { localEngineCluster } from '../app/local-engine-cluster.ts';
 import { startLocalEngineProcess } from '../app/local-engine-process.ts';
@@ -15,10 +16,6 @@ import { openClusterStore, openHistoryStore, openKafkaSettingsStore } from './da
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'engine/cli/flink-ops.mjs');
 
-export function appVersion(): string {
-  return (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
 /** `flink-ops app`: the desktop app where Electron is installed, else the same UI in a browser (web mode). */
 export function registerAppCommand(program: Command): void {
   program
@@ -28,17 +25,22 @@ export function registerAppCommand(program: Command): void {
     .option('--port <port>', 'web mode port (0 = any free port)', '0')
     .option('--data-dir <dir>', 'folder of the saved cluster list (default: the app\'s own)')
     .option('--engine-scenario <name>', 'scenario of the bundled local engine', 'hot-tenant')
+    .option('--engine-port <port>', 'REST port of the bundled local engine on 127.0.0.1 (0 = any free port)', '0')
     .option('--no-local-engine', 'do not start the bundled local engine')
     .action(async (options: AppOptions) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(EXIT.badArguments, `--port must be 0-65535, not "${options.port}".`);
+      const enginePort = Number(options.enginePort);
+      if (!/^\d+$/.test(options.enginePort) || enginePort > 65535) throw new CliError(EXIT.badArguments, `--engine-port must be 0-65535, not "${options.enginePort}".`);
       const electron = options.web ? null : electronBinary();
       if (electron) {
+        // The desktop shell starts its own engine (electron/main): the fixed port reaches web mode only, for now.
+        if (enginePort !== 0) process.stdout.write(`--engine-port ${enginePort} applies to web mode (--web); the desktop app picks a free port.\n`);
         await runElectron(electron);
         return;
       }
       if (!options.web) process.stdout.write('Electron is not installed here (no binary): starting web mode instead.\n');
-      await runWebMode(port, options);
+      await runWebMode(port, enginePort, options);
     });
 }
 
@@ -65,12 +67,15 @@ interface AppOptions {
   port: string;
   dataDir?: string;
   engineScenario: string;
+  enginePort: string;
   localEngine: boolean;
 }
 
-async function runWebMode(port: number, options: AppOptions): Promise<void> {
+async function runWebMode(port: number, enginePort: number, options: AppOptions): Promise<void> {
   const localEngine = options.localEngine
-    ? await startLocalEngineProcess({ binPath: BIN, args: ['--scenario', options.engineScenario] })
+    ? await startLocalEngineProcess({ binPath: BIN, port: enginePort, args: ['--scenario', options.engineScenario] }).catch((error: unknown) => {
+        throw new CliError(EXIT.failure, (error as Error).message);
+      })
     : undefined;
   const engine = createEngine({
     clusterStore: openClusterStore(options.dataDir),
@@ -82,12 +87,19 @@ async function runWebMode(port: number, options: AppOptions): Promise<void> {
     builtInClusters: localEngine ? [localEngineCluster(localEngine.url, localEngine.token)] : [],
   });
   const server = await startWebServer({ engine, staticDir: path.join(ROOT, 'renderer/dist'), port });
-  if (localEngine) {
-    process.stdout.write(`Local engine (scenario ${options.engineScenario}): ${localEngine.url}\n`);
-    // Like the console's own URL below, the engine's per-launch token is printed for this terminal only.
-    process.stdout.write(`Local engine token (send "Authorization: Bearer <token>"; FLINK_OPS_TOKEN for the CLI): ${localEngine.token}\n`);
-  }
-  process.stdout.write(`Flink Ops Console (web mode): ${server.url}\n`);
+  // The banner, in one write: where to open the console, and where the local engine's Flink REST API answers (with
+  // its per-launch token, printed for this terminal only, like the console's own URL).
+  const banner = [
+    `Flink Ops Console (web mode): ${server.url}`,
+    ...(localEngine
+      ? [
+          `Local engine (scenario ${options.engineScenario}): ${localEngine.url}`,
+          `  Flink's REST API, e.g. FLINK_OPS_TOKEN=<the token below> npx flink-ops jobs --url ${localEngine.url}`,
+          `Local engine token (send "Authorization: Bearer <token>"; FLINK_OPS_TOKEN for the CLI): ${localEngine.token}`,
+        ]
+      : []),
+  ];
+  process.stdout.write(`${banner.join('\n')}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => void Promise.all([server.close(), engine.close(), localEngine?.stop()]).then(() => resolve());
     process.once('SIGINT', stop);

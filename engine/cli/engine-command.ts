@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ENGINE_TOKEN_ENV } from '../app/local-engine-process.ts';
+import { readBuildIdentity } from '../app/build-identity.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { LocalEngineError } from '../local/engine.ts';
 import { BUILT_IN_JOBS, type BuiltInJob } from '../local/gatewaymeter/pipelines.ts';
@@ -116,6 +117,7 @@ export function registerEngineCommand(program: Command): void {
           restartAttempts: options.restartAttempts,
           restartDelayMs: options.restartDelay,
           token,
+          build: readBuildIdentity(),
         });
       } catch (error) {
         await kafka?.close();

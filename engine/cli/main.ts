@@ -22,6 +22,11 @@ export async function runCli(argv: string[]): Promise<number> {
   registerEngineKillTmCommand(program);
   registerKafkaCommands(program);
   registerProduceCommand(program);
+  // No command at all: the help is the answer, on stdout, and that is a success (Commander would call it an error).
+  if (argv.length <= 2) {
+    program.outputHelp();
+    return 0;
+  }
   try {
     await program.parseAsync(argv);
     return 0;

@@ -17,6 +17,14 @@ export async function checkFlinkCluster(client: FlinkRestClient): Promise<Cluste
   try {
     dashboard = await client.request(endpoints.config);
   } catch (error) {
+    // Valid JSON without Flink's fields (a validation failure, not an HTTP status): some other JSON API.
+    if (error instanceof EngineError && error.info.kind === 'unexpected-response' && error.info.status === undefined) {
+      throw new EngineError(
+        'not-flink',
+        `${client.baseUrl} answers JSON, but not as a Flink JobManager does (no \`flink-version\` in /config): is this the JobManager's REST URL?`,
+        { endpoint: 'GET /config' },
+      );
+    }
     if (error instanceof EngineError && ['not-found', 'unexpected-response', 'malformed-response'].includes(error.info.kind)) {
       throw new EngineError(
         'not-flink',

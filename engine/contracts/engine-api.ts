@@ -126,6 +126,12 @@ export interface JobGraph {
   startTime: number;
   durationMs: number;
   maxParallelism: number | null;
+  /** When the job reached a terminal state (FINISHED, FAILED, CANCELED); null while it is not in one. */
+  endTime: number | null;
+  /**
+   * Only a RUNNING job has rates: in any other state every vertex's metrics are null, however recent the
+   * JobManager's last sample (a FAILED job's last figures would read as live ones).
+   */
   vertices: VertexView[];
   edges: EdgeView[];
   fetchedAt: number;
@@ -173,10 +179,65 @@ export interface TaskManagerView {
   id: string;
   /** host:port of its RPC endpoint, when the cluster says. */
   address: string | null;
+  /** host:dataPort: what a subtask running on it shows as its `endpoint`. */
+  endpoint: string | null;
   slotsTotal: number;
   slotsFree: number;
   /** Epoch ms of its last heartbeat (Flink calls the field `timeSinceLastHeartbeat`). */
   lastHeartbeat: number | null;
+  /** From `/taskmanagers/:id/metrics`; null when not fetched (beyond the first `TASKMANAGER_METRICS_LIMIT` of engine/sampling/taskmanagers.ts) or unavailable. */
+  metrics: TaskManagerMetrics | null;
+}
+
+/** What operators look at on a TaskManager; each null when the cluster does not report it (yet). */
+export interface TaskManagerMetrics {
+  /** Bytes (`Status.JVM.Memory.Heap.Used` / `.Max`). */
+  heapUsed: number | null;
+  heapMax: number | null;
+  /** Bytes of Flink managed memory (`Status.Flink.Memory.Managed.Used` / `.Total`). */
+  managedMemoryUsed: number | null;
+  managedMemoryTotal: number | null;
+  /** The JVM's recent CPU load, 0..1 (`Status.JVM.CPU.Load`). */
+  cpuLoad: number | null;
+  /** Network buffers (memory segments) in use and in all (`Status.Shuffle.Netty.UsedMemorySegments` / `TotalMemorySegments`). */
+  networkBuffersUsed: number | null;
+  networkBuffersTotal: number | null;
+}
+
+/** One failure as Flink recorded it in `GET /jobs/:jobid/exceptions`. */
+export interface JobExceptionInfo {
+  /** Java class name, e.g. `org.apache.flink.runtime.resourcemanager.exceptions.ResourceManagerException`. */
+  exceptionName: string;
+  /** What went wrong in Flink's words: the first line of the stack trace, without the class name. */
+  message: string;
+  stackTrace: string;
+  /** Epoch ms. */
+  timestamp: number;
+  /** The failed task as Flink names it (`tenant-cost (2/4)#1`); null for a global failure such as a lost TaskManager. */
+  taskName: string | null;
+  /** From `taskName`: the vertex, the subtask index (0-based) and its attempt. */
+  vertexName: string | null;
+  subtaskIndex: number | null;
+  attempt: number | null;
+  /** host:port of the TaskManager the task ran on (`endpoint` on Flink 2.x, `location` before). */
+  endpoint: string | null;
+  taskManagerId: string | null;
+  failureLabels: Record<string, string>;
+}
+
+/** A root exception of the history, with the failures Flink handled together with it. */
+export interface JobExceptionEntry extends JobExceptionInfo {
+  concurrent: JobExceptionInfo[];
+}
+
+export interface JobExceptions {
+  clusterId: string;
+  jobId: string;
+  /** Newest first: the first entry is the root exception of the latest failure. */
+  entries: JobExceptionEntry[];
+  /** The cluster keeps or returns more than these. */
+  truncated: boolean;
+  fetchedAt: number;
 }
 
 /**
@@ -417,6 +478,8 @@ export interface EngineApi {
   getLagHistory(clusterId: string, groupId: string, sinceMs: number): Promise<LagPoint[]>;
   /** Reads the last N seconds of a topic (never in the job's group, nothing committed) and counts keys. */
   sampleHotKeys(clusterId: string, query: HotKeySampleQuery): Promise<HotKeySample>;
+  /** A job's exception history (1 request): why it failed or restarted, newest first. */
+  getJobExceptions(clusterId: string, jobId: string): Promise<JobExceptions>;
 }
 
 /** A file the engine prepared for the user to save (ShellApi.saveFile): text, with a name to suggest. */
@@ -453,6 +516,7 @@ export const ENGINE_METHODS = [
   'getConsumerLag',
   'getLagHistory',
   'sampleHotKeys',
+  'getJobExceptions',
 ] as const satisfies readonly EngineMethod[];
 
 /** What a bridge returns for one call. */

@@ -19,3 +19,24 @@ export function parseFlinkDuration(text: string): number | null {
   const factor = unit === '' ? 1 : UNIT_MS[unit];
   return factor === undefined ? null : Math.round(Number(match[1]) * factor);
 }
+
+/**
+ * Parses Java's `Duration.toString()` (ISO-8601, as Flink 2.x prints durations in descriptions): `PT5S`, `PT1.5S`,
+ * `PT1M30S`, `PT1H`. Returns ms, or null for anything else.
+ */
+export function parseJavaDuration(text: string): number | null {
+  const match = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(text.trim());
+  if (!match || text.trim() === 'PT') return null;
+  const [, h, m, s] = match;
+  return Math.round(Number(h ?? 0) * 3_600_000 + Number(m ?? 0) * 60_000 + Number(s ?? 0) * 1000);
+}
+
+/** Java's `Duration.toString()` of a non-negative number of ms: `PT5S`, `PT1.5S`, `PT1M30S`, `PT0S`. */
+export function formatJavaDuration(ms: number): string {
+  const hours = Math.floor(ms / 3_600_000);
+  const minutes = Math.floor((ms % 3_600_000) / 60_000);
+  const millis = ms % 60_000;
+  const seconds = millis % 1000 === 0 ? String(millis / 1000) : (millis / 1000).toFixed(3).replace(/0+$/, '');
+  const parts = `${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${millis || (!hours && !minutes) ? `${seconds}S` : ''}`;
+  return `PT${parts}`;
+}

@@ -43,12 +43,16 @@ export const endpoints = {
   vertexWatermarks: get('/jobs/:jobid/vertices/:vertexid/watermarks', 'MetricCollectionResponseBody', schemas.MetricCollection),
   taskManagers: get('/taskmanagers', 'TaskManagersInfo', schemas.TaskManagersInfo),
   jobCheckpoints: get('/jobs/:jobid/checkpoints', 'CheckpointingStatistics', schemas.CheckpointingStatistics),
+  taskManagerMetrics: get('/taskmanagers/:taskmanagerid/metrics', 'MetricCollectionResponseBody', schemas.MetricCollection),
+  jobExceptions: get('/jobs/:jobid/exceptions', 'JobExceptionsInfoWithHistory', schemas.JobExceptionsInfoWithHistory),
+  jobConfig: get('/jobs/:jobid/config', 'JobConfigInfo', schemas.JobConfigInfo),
+  jobJobManagerConfig: get('/jobs/:jobid/jobmanager/config', 'ConfigurationInfoEntry[]', schemas.ConfigurationInfo),
+  jobMetrics: get('/jobs/:jobid/metrics', 'MetricCollectionResponseBody', schemas.MetricCollection),
   subtaskMetricsAggregated: get(
     '/jobs/:jobid/vertices/:vertexid/subtasks/metrics',
     'AggregatedMetricsResponseBody',
     schemas.AggregatedMetrics,
   ),
-  jobConfig: get('/jobs/:jobid/config', 'JobConfigInfo', schemas.JobConfigInfo),
   checkpointConfig: get('/jobs/:jobid/checkpoints/config', 'CheckpointConfigInfo', schemas.CheckpointConfigInfo),
 } as const;
 

@@ -231,6 +231,7 @@ export const TaskManagersInfo = z.object({
       path: z.string().optional(),
       slotsNumber: count,
       freeSlots: count,
+      dataPort: z.number().int().optional(),
       timeSinceLastHeartbeat: z.number().optional(),
     }),
   ),
@@ -263,9 +264,45 @@ export const LocalEngineKillResult = z.object({
   restartsAt: z.number().nullable(),
 });
 
-/** `GET /jobs/:jobid/config`: its custom serializer writes `execution-config` (the spec names it `executionConfigInfo`). */
+/** One exception as `GET /jobs/:jobid/exceptions` writes it: `endpoint` on Flink 2.x, `location` before. */
+const ExceptionInfo = z.object({
+  exceptionName: z.string(),
+  stacktrace: z.string(),
+  timestamp: z.number(),
+  taskName: z.string().nullable().optional(),
+  endpoint: z.string().nullable().optional(),
+  location: z.string().nullable().optional(),
+  taskManagerId: z.string().nullable().optional(),
+  failureLabels: z.record(z.string(), z.string()).optional(),
+});
+
+/**
+ * `GET /jobs/:jobid/exceptions` (JobExceptionsInfoWithHistory): the history, newest first, at most `maxExceptions`
+ * (default 20) root exceptions, each with its concurrent ones. 1.x adds the deprecated top-level `root-exception`,
+ * `timestamp`, `all-exceptions` and `truncated`, which the history supersedes: they are not read.
+ */
+export const JobExceptionsInfoWithHistory = z.object({
+  exceptionHistory: z.object({
+    entries: z.array(ExceptionInfo.extend({ concurrentExceptions: z.array(ExceptionInfo).optional() })),
+    truncated: z.boolean().optional(),
+  }),
+});
+
+/**
+ * `GET /jobs/:jobid/config` (JobConfigInfo). On the wire `jid`, `name` and `execution-config` (its serializer's
+ * names), where the spec says `jobId`, `jobName`, `executionConfigInfo`. `restart-strategy` is a description, e.g.
+ * "Restart with fixed delay (PT5S). #1000 restart attempts." (2.2.1).
+ */
 export const JobConfigInfo = z.object({
-  'execution-config': z.object({ 'user-config': z.record(z.string(), z.unknown()).optional() }).optional(),
+  jid: z.string(),
+  name: z.string().optional(),
+  'execution-config': z
+    .object({
+      'restart-strategy': z.string().optional(),
+      'job-parallelism': z.number().int().optional(),
+      'user-config': z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
 });
 
 /** `GET /jobs/:jobid/checkpoints/config`: `interval` in ms (a huge value when checkpointing is off). */

@@ -17,6 +17,7 @@ import { DEFAULT_TRAFFIC, loadScenario, type Scenario } from './scenarios/scenar
 import { parseDurationMs, parseMemorySize } from './scenarios/units.ts';
 import { FanOutSink } from './kafka/kafka-sink.ts';
 import type { LocalKafka } from './kafka/local-kafka.ts';
+import { ProcessCpuLoad } from './metrics/process-cpu.ts';
 import { ManualClock } from './time/clock.ts';
 import { deriveSeed, mulberry32 } from './time/random.ts';
 
@@ -81,6 +82,8 @@ export interface LocalEngineOptions {
    * topic instead of the generator (the traffic options then only shape `flink-ops produce`).
    */
   kafka?: LocalKafka;
+  /** The build this engine is part of, reported as its `flink-revision` (GET /config). */
+  build?: { version: string; builtAt: string | null };
 }
 
 /** One run of a built-in job: its program arguments plus the `/jars/:jarid/run` options. */
@@ -151,6 +154,8 @@ export class LocalEngine {
   readonly operations: AsyncOperationRegistry;
   /** When the engine started (the built-in jars' upload time). */
   readonly startedAt: number;
+  /** The process's CPU load, shared out over the TaskManagers' `Status.JVM.CPU.Load`. */
+  readonly cpuLoad = new ProcessCpuLoad();
 
   constructor(readonly options: LocalEngineOptions = {}) {
     positiveInt(options.parallelism, '--parallelism');
@@ -227,6 +232,16 @@ export class LocalEngine {
 
   /** The cluster's Flink configuration as a map (`GET /jobmanager/config`). */
   readonly clusterConfiguration: Record<string, string>;
+
+  /**
+   * `flink-revision` of `GET /config`: Flink writes `<commit> @ <build date>`; the engine its name, the app's version
+   * and the build's date (from `options.build`), or says it runs unbuilt sources.
+   */
+  get revision(): string {
+    const build = this.options.build;
+    if (!build) return `${ENGINE_REVISION} (version unknown)`;
+    return build.builtAt ? `${ENGINE_REVISION} ${build.version} @ ${build.builtAt}` : `${ENGINE_REVISION} ${build.version} (not built: run from source)`;
+  }
 
   /** Starts a built-in job with the engine's traffic, capacity model and sinks. */
   submitBuiltInJob(name: BuiltInJob): JobExecution {

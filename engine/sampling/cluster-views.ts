@@ -1,4 +1,4 @@
-import type { ClusterOverview, JobSummary, TaskManagerView } from '../contracts/engine-api.ts';
+import type { ClusterOverview, JobSummary } from '../contracts/engine-api.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 
@@ -45,18 +45,4 @@ export async function fetchJobs(client: FlinkRestClient): Promise<JobSummary[]> 
 function withoutTotal(tasks: Record<string, number>): Record<string, number> {
   const { total: _total, ...byState } = tasks;
   return byState;
-}
-
-export async function fetchTaskManagers(client: FlinkRestClient): Promise<TaskManagerView[]> {
-  const { taskmanagers } = await client.request(endpoints.taskManagers);
-  return taskmanagers
-    .map((tm) => ({
-      id: tm.id,
-      // `pekko.tcp://flink@127.0.0.1:38319/user/rpc/taskmanager_0` → 127.0.0.1:38319
-      address: /@([^/]+)\//.exec(tm.path ?? '')?.[1] ?? null,
-      slotsTotal: tm.slotsNumber,
-      slotsFree: tm.freeSlots,
-      lastHeartbeat: tm.timeSinceLastHeartbeat && tm.timeSinceLastHeartbeat > 0 ? tm.timeSinceLastHeartbeat : null,
-    }))
-    .sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -53,14 +53,15 @@ function hasTaskMetrics(status: string): boolean {
 /**
  * One refresh of a job page's graph: `GET /jobs/:jobid` (vertices, states and the plan's edges) plus one
  * aggregated metrics request per running vertex (at most {@link MAX_VERTEX_METRIC_REQUESTS}), whatever the
- * parallelism. A vertex whose metrics request fails is shown as "metrics unavailable"; the rest of the graph is not
+ * parallelism, while the job runs (1 request otherwise: only a running job has rates). A vertex whose metrics request
+ * fails is shown as "metrics unavailable"; the rest of the graph is not
  * held back by it, and the whole refresh takes two request deadlines at most. `requestCount` counts this call's
  * requests only, whatever else uses the client meanwhile.
  */
 export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, jobId: string): Promise<JobGraph> {
   const tally: TrafficStats = { requests: 0, bytes: 0 };
   const details = await client.request(endpoints.jobDetails, { jobid: jobId }, undefined, { tally });
-  const running = details.vertices.filter((v) => hasTaskMetrics(v.status));
+  const running = hasRates(details.state) ? details.vertices.filter((v) => hasTaskMetrics(v.status)) : [];
   const sampled = new Set(running.map((v) => v.id));
   let turns: SamplingTurns | undefined;
   if (running.length > MAX_VERTEX_METRIC_REQUESTS) {
@@ -75,7 +76,7 @@ export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, 
   const metricsDeadline = AbortSignal.timeout(client.timeoutMs);
   const samples = await Promise.all(
     details.vertices.map(async (vertex): Promise<VertexMetricsSample> => {
-      if (!hasTaskMetrics(vertex.status)) return [];
+      if (!hasRates(details.state) || !hasTaskMetrics(vertex.status)) return [];
       if (!sampled.has(vertex.id)) {
         const latest = turns?.latest.get(vertex.id);
         return latest ? { carried: latest.metrics, fetchedAt: latest.fetchedAt } : { unavailable: `Not sampled yet: this job's refreshes ask metrics for ${MAX_VERTEX_METRIC_REQUESTS} of its ${running.length} running vertices in turns.` };
@@ -109,10 +110,19 @@ async function fetchVertexMetrics(client: FlinkRestClient, jobId: string, vertex
   }
 }
 
+/**
+ * Only a RUNNING job has rates. The JobManager keeps a FAILED, CANCELED or RESTARTING job's last metric sample for a
+ * while; shown, it would read as live ("out 4.05k/s, busy 1000 ms/s" on a dead job).
+ */
+export function hasRates(jobState: string): boolean {
+  return jobState === 'RUNNING';
+}
+
 /** Pure: Flink's job details and per-vertex metrics (in the order of the vertices) → the graph the UI draws. */
 export function toJobGraph(clusterId: string, details: JobDetails, metrics: VertexMetricsSample[]): Omit<JobGraph, 'requestCount'> {
+  const live = hasRates(details.state);
   const vertices = details.vertices.map((vertex, i): VertexView => {
-    const sample = metrics[i] ?? [];
+    const sample = (live ? metrics[i] : undefined) ?? [];
     const list = Array.isArray(sample) ? sample : 'carried' in sample ? sample.carried : [];
     const byId = new Map(list.map((m) => [m.id, m]));
     const aggregate = (name: string): MetricAggregate | null => {
@@ -148,6 +158,7 @@ export function toJobGraph(clusterId: string, details: JobDetails, metrics: Vert
     startTime: details['start-time'],
     durationMs: details.duration,
     maxParallelism: details.maxParallelism ?? null,
+    endTime: details['end-time'] > 0 ? details['end-time'] : null,
     vertices,
     edges: edgesOf(details, new Set(vertices.map((v) => v.id))),
     fetchedAt: details.now ?? Date.now(),

@@ -61,7 +61,9 @@ export function toVertexSubtasks(
   }
   const perSecond = (ratio: number | undefined) => (ratio === undefined ? null : Math.round(ratio * 1000));
   const subtasks = details.subtasks.map((subtask): SubtaskRow => {
-    const p = pressure.get(subtask.subtask);
+    // Busy, back-pressured and idle time are "now" figures: a subtask that is not RUNNING has none, whatever the
+    // JobManager's last sample says. Its records and bytes stay: they are totals.
+    const p = subtask.status === 'RUNNING' ? pressure.get(subtask.subtask) : undefined;
     return {
       index: subtask.subtask,
       attempt: subtask.attempt ?? 0,
@@ -86,7 +88,7 @@ export function toVertexSubtasks(
     name: details.name,
     parallelism: details.parallelism,
     subtasks,
-    backpressureLevel: backPressure.status === 'ok' ? (backPressure.backpressureLevel ?? null) : null,
+    backpressureLevel: subtasks.some((s) => s.backpressureLevel !== null) ? (backPressure.backpressureLevel ?? null) : null,
     fetchedAt: Date.now(),
   };
 }

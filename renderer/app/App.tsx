@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import type { EngineApi } from '../../engine/contracts/engine-api';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { ErrorBoundary } from '../components/ErrorBoundary';
@@ -34,6 +34,8 @@ function Shell(): ReactNode {
   const { appInfo, appInfoError } = useEngine();
   const activeClusterId = routeClusterId(route);
   const commands = useShellCommands();
+  // Each "Add cluster" opens a new form: after a save, the open one edits the cluster it saved.
+  const [addFormKey, setAddFormKey] = useState(0);
   return (
     <div className="app" data-testid={testIds.app.root}>
       <header className="topbar">
@@ -52,11 +54,11 @@ function Shell(): ReactNode {
       {appInfoError ? <ErrorBanner error={appInfoError} context="The console could not reach its engine" /> : null}
       <div className="layout">
         <ErrorBoundary panel="The cluster list">
-          <ClusterSidebar activeClusterId={activeClusterId} onNavigate={navigate} />
+          <ClusterSidebar activeClusterId={activeClusterId} onNavigate={navigate} onAddCluster={() => setAddFormKey((k) => k + 1)} />
         </ErrorBoundary>
         <main className="main" data-testid={testIds.app.main}>
           <ErrorBoundary panel="This page" resetKey={JSON.stringify(route)}>
-            <Page route={route} navigate={navigate} />
+            <Page route={route} navigate={navigate} addFormKey={addFormKey} />
           </ErrorBoundary>
         </main>
       </div>
@@ -66,7 +68,7 @@ function Shell(): ReactNode {
   );
 }
 
-function Page({ route, navigate }: { route: Route; navigate: ReturnType<typeof useHashRoute>[1] }): ReactNode {
+function Page({ route, navigate, addFormKey }: { route: Route; navigate: ReturnType<typeof useHashRoute>[1]; addFormKey: number }): ReactNode {
   const { clusters, loading } = useClusters();
   const cluster = 'clusterId' in route ? (clusters?.find((c) => c.id === route.clusterId) ?? null) : null;
   const unknownCluster = 'clusterId' in route && clusters != null && cluster == null && !loading;
@@ -87,7 +89,7 @@ function Page({ route, navigate }: { route: Route; navigate: ReturnType<typeof u
     case 'home':
       return <Home />;
     case 'add-cluster':
-      return <ClusterForm editing={null} />;
+      return <ClusterForm key={addFormKey} editing={null} />;
     case 'edit-cluster':
       if (!cluster) return <p className="muted">Loading…</p>;
       if (cluster.builtIn) {
@@ -113,6 +115,7 @@ function Page({ route, navigate }: { route: Route; navigate: ReturnType<typeof u
             clusterName={cluster?.name ?? null}
             jobId={route.jobId}
             vertexId={route.vertexId}
+            tab={route.tab}
             onNavigate={navigate}
           />
         </Suspense>

@@ -28,6 +28,12 @@ describe('parseHash', () => {
     expect(parseHash('#/clusters/c1/jobs/abc?vertex=')).toMatchObject({ vertexId: null });
   });
 
+  it('reads the job page\'s exceptions tab, the graph being the default', () => {
+    expect(parseHash('#/clusters/c1/jobs/abc?tab=exceptions')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null, tab: 'exceptions' });
+    expect(parseHash('#/clusters/c1/jobs/abc?vertex=v9&tab=exceptions')).toMatchObject({ vertexId: 'v9', tab: 'exceptions' });
+    expect(parseHash('#/clusters/c1/jobs/abc?tab=nonsense')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null });
+  });
+
   it('decodes encoded ids', () => {
     expect(parseHash('#/clusters/prod%20eu%2F1')).toEqual({ page: 'cluster', clusterId: 'prod eu/1' });
   });
@@ -47,6 +53,8 @@ describe('formatRoute', () => {
     { page: 'cluster', clusterId: 'c/1' },
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: null },
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v&1' },
+    { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: null, tab: 'exceptions' },
+    { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v1', tab: 'exceptions' },
   ];
 
   it.each(routes)('round-trips %j', (route) => {

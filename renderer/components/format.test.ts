@@ -7,6 +7,7 @@ import {
   formatDuration,
   formatInterval,
   formatMsPerSecond,
+  formatPercent,
   formatRate,
   formatTimestamp,
   formatWatermark,
@@ -74,6 +75,17 @@ describe('formatMsPerSecond', () => {
   it('rounds and labels', () => {
     expect(formatMsPerSecond(849.6)).toBe('850 ms/s');
     expect(formatMsPerSecond(null)).toBe(DASH);
+  });
+});
+
+describe('formatPercent', () => {
+  it('shows a share of 0..1 as a percentage, one decimal below 10%', () => {
+    expect(formatPercent(0.035159559446484044)).toBe('3.5%');
+    expect(formatPercent(0.42)).toBe('42%');
+    expect(formatPercent(0)).toBe('0%');
+    expect(formatPercent(1)).toBe('100%');
+    expect(formatPercent(null)).toBe(DASH);
+    expect(formatPercent(-1)).toBe(DASH);
   });
 });
 

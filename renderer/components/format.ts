@@ -61,6 +61,13 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${threeSignificant(n)} ${BYTE_UNITS[unit]}`;
 }
 
+/** A share 0..1 as a percentage: `3.5%`, `42%`; a dash when unknown. */
+export function formatPercent(share: number | null | undefined): string {
+  if (share == null || !Number.isFinite(share) || share < 0) return DASH;
+  const percent = share * 100;
+  return `${percent < 10 ? trim(percent.toFixed(1)) : Math.round(percent)}%`;
+}
+
 /** Milliseconds per second of one subtask or the max of a vertex: `850 ms/s`. */
 export function formatMsPerSecond(value: number | null | undefined): string {
   if (value == null || !Number.isFinite(value)) return DASH;

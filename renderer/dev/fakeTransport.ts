@@ -161,7 +161,48 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
     return { clusterId, flinkVersion: '2.2.1', taskManagers: 2, slotsTotal: 4, slotsAvailable: 1, jobs: { running: 2, finished: 1, cancelled: 0, failed: 1 }, minRefreshIntervalMs: 10_000, fetchedAt: Date.now() };
   },
   listTaskManagers: () =>
-    ['tm-a', 'tm-b'].map((id, i) => ({ id, address: `127.0.0.1:4100${i}`, slotsTotal: 2, slotsFree: i, lastHeartbeat: Date.now() - 2_000 })),
+    ['tm-a', 'tm-b'].map((id, i) => ({
+      id,
+      address: `127.0.0.1:4300${i}`,
+      endpoint: `127.0.0.1:4100${i}`,
+      slotsTotal: 2,
+      slotsFree: i,
+      lastHeartbeat: Date.now() - 2_000,
+      metrics: {
+        heapUsed: (300 + 200 * i) * 1024 * 1024,
+        heapMax: 512 * 1024 * 1024,
+        managedMemoryUsed: 0,
+        managedMemoryTotal: 1024 * 1024 * 1024,
+        cpuLoad: 0.12 + 0.5 * i,
+        networkBuffersUsed: 40 + 3000 * i,
+        networkBuffersTotal: 4096,
+      },
+    })),
+  getJobExceptions: (clusterId: string, jobId: string) => ({
+    clusterId,
+    jobId,
+    entries: jobId === failed.id
+      ? [
+          {
+            exceptionName: 'org.apache.flink.runtime.resourcemanager.exceptions.ResourceManagerException',
+            message: 'TaskManager with id 10.0.0.1:6122-1a2b3c is no longer reachable.',
+            stackTrace:
+              'org.apache.flink.runtime.resourcemanager.exceptions.ResourceManagerException: TaskManager with id 10.0.0.1:6122-1a2b3c is no longer reachable.\n\tat org.apache.flink.runtime.resourcemanager.ResourceManager$TaskManagerHeartbeatListener.notifyTargetUnreachable(ResourceManager.java:1492)\n',
+            timestamp: Date.now() - 60_000,
+            taskName: null,
+            vertexName: null,
+            subtaskIndex: null,
+            attempt: null,
+            endpoint: null,
+            taskManagerId: null,
+            failureLabels: {},
+            concurrent: [],
+          },
+        ]
+      : [],
+    truncated: false,
+    fetchedAt: Date.now(),
+  }),
   killTaskManager: (_clusterId: string, taskManagerId: string) => ({ message: `TaskManager ${taskManagerId} killed; it ran no task.` }),
   exportSubtaskMetrics: (_clusterId: string, jobId: string) => ({
     suggestedName: `subtasks-${jobId.slice(0, 8)}.csv`,
@@ -181,6 +222,7 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
       startTime: job.summary.startTime,
       durationMs: Date.now() - job.summary.startTime,
       maxParallelism: 128,
+      endTime: null,
       vertices: job.vertices.map(metrics),
       edges: job.edges,
       fetchedAt: Date.now(),

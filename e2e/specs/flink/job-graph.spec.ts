@@ -67,8 +67,8 @@ test('from adding the cluster to a vertex’s subtasks, against the real Flink',
   // A viewport tall enough for graph and table, and a fresh fit, so the picture needs no scrolling.
   await page.setViewportSize({ width: 1440, height: 1080 });
   await page.getByRole('button', { name: 'Fit View' }).click();
+  // The README's picture (copied there only by `npm run screenshots`).
   await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/job-graph.png'), fullPage: true });
-  // The README's copy is refreshed by `npm run screenshots`, not by the tests.
 
   // A reload keeps the place: same job, same vertex open.
   await page.reload();

@@ -88,7 +88,7 @@ test('the job page shows the consumer lag with its trend and the hot keys of the
     await graph.expectGraphShown();
 
     const kafkaPanel = new KafkaPanelPage(page);
-    await kafkaPanel.root.scrollIntoViewIfNeeded();
+    await kafkaPanel.open();
     await kafkaPanel.connect(broker.bootstrap);
 
     // The group comes from the job's configuration, the topic from the source's metrics: the lag shows by itself.

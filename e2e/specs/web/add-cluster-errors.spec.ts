@@ -1,10 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '../../support/console';
+import { startReplayFlink } from '../../support/replayFlink';
 
-/** A loopback server that is not Flink: HTML for every path, like a proxy's login page. */
-async function startHtmlServer(): Promise<{ url: string; close(): Promise<void> }> {
+/** A loopback server that is not Flink: HTML for every path, like a proxy's login page (or JSON, like another API). */
+async function startHtmlServer(kind: 'html' | 'json' = 'html'): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((_req, res) => {
+    if (kind === 'json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'UP', version: '3.2.0' }));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>');
   });
@@ -59,6 +65,42 @@ test.describe('adding a cluster that cannot be used', () => {
       await app.expectNotBlank();
     } finally {
       await html.close();
+    }
+  });
+
+  test('a JSON API that is not Flink is told in plain words, not a validator\'s', async ({ app }) => {
+    const other = await startHtmlServer('json');
+    try {
+      const form = await app.openAddCluster();
+      await form.fill({ name: 'actuator', url: other.url });
+      await form.save();
+      await form.expectError('not-flink');
+      await expect(form.error).toContainText(`${other.url} answers JSON, but not as a Flink JobManager does (no \`flink-version\` in /config)`);
+      await expect(form.error).not.toContainText(/invalid input|expected string/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('the same URL as a saved cluster: a warning naming it, and the choice to save anyway', async ({ app }) => {
+    const replay = await startReplayFlink();
+    try {
+      const first = await app.openAddCluster();
+      await first.fill({ name: 'prod', url: replay.url });
+      await first.save();
+      await expect(first.success).toBeVisible();
+
+      const second = await app.openAddCluster();
+      await second.fill({ name: 'prod again', url: `${replay.url}/` });
+      await second.save();
+      await expect(second.duplicateWarning).toContainText(`“prod” already has this URL: ${replay.url}. Saving adds the same cluster a second time.`);
+      await expect(app.clusterLink('prod again')).toHaveCount(0);
+      await second.saveAnyway();
+      await expect(second.success).toContainText('Saved “prod again”');
+      await expect(app.clusterLink('prod again')).toBeVisible();
+      await expect(app.clusterLink('prod')).toHaveCount(2);
+    } finally {
+      await replay.close();
     }
   });
 

@@ -59,6 +59,6 @@ test('the local engine\'s hot-tenant scenario: a saturated tenant-cost subtask a
   await expect(subtasks.rows.first()).toHaveAttribute('data-testid', testIds.subtasks.row(12));
   await expect(subtasks.rows.first()).toHaveAttribute('data-busy', /^(9\d\d|1000)(\.\d+)?$/);
 
+  // The README's picture (copied there only by `npm run screenshots`).
   await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/local-engine-hot-tenant.png'), fullPage: true });
-  // The README's copy is refreshed by `npm run screenshots`, not by the tests.
 });

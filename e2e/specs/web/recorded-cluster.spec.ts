@@ -31,6 +31,18 @@ test('save, open, graph and subtasks against a recorded Flink', async ({ app }) 
   await expect(cluster.taskManagers).toHaveText('2');
   await expect(cluster.slots.getByTitle('total')).toHaveText('4');
   await cluster.expectJob(replay.jobId, 'gatewaymeter-test', 'RUNNING');
+  // The TaskManagers with what operators look at, from /taskmanagers and each one's metrics.
+  const busy = app.page.getByTestId(testIds.taskManagers.row('127.0.0.1:38465-fa4202'));
+  await expect(busy.getByRole('cell')).toHaveText([
+    '127.0.0.1:38465-fa4202',
+    '127.0.0.1:39975',
+    '2 / 2',
+    '36.9 MiB / 456 MiB',
+    '0 B / 166 MiB',
+    '0.5%',
+    '41 / 2.66k',
+    /ago|just now/,
+  ]);
 
   const job = await cluster.openJob(replay.jobId);
   await job.expectGraphShown();
@@ -43,6 +55,9 @@ test('save, open, graph and subtasks against a recorded Flink', async ({ app }) 
 
   const subtasks = await job.openSubtasks(replay.vertices[0].id);
   await subtasks.expectRows(await job.vertexParallelism(replay.vertices[0].id));
+
+  await app.page.getByTestId(testIds.jobGraph.tabs).getByRole('link', { name: 'Exceptions' }).click();
+  await expect(app.page.getByTestId(testIds.exceptions.empty)).toHaveText('No exceptions: this job has not failed or restarted since it was submitted.');
   expect(replay.misses, 'requests the recording could not answer').toEqual([]);
 });
 

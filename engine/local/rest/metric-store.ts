@@ -111,32 +111,73 @@ export function jobMetrics(job: JobExecution, now: number): MetricValues {
   return m;
 }
 
-/** TaskManager-scope metrics: the engine's one process, shared out over its TaskManagers. */
-export function taskManagerMetrics(engine: LocalEngine, tm: TaskManager): MetricValues {
+const MB = 1024 * 1024;
+
+/**
+ * A TaskManager of the local engine as its metrics see it. The engine is one process: its heap and CPU are shared
+ * out over the TaskManagers (CPU by the busy time of the tasks each runs, so the one with the hot subtask is the
+ * busiest); its managed memory (512 MB a slot, unused by the heap state backend, as on Flink) and network buffers
+ * (2048 segments a slot) are its own, the buffers in use those its tasks hold now.
+ */
+export function taskManagerResources(engine: LocalEngine, tm: TaskManager) {
   const mem = process.memoryUsage();
-  const n = engine.cluster.taskManagers.length;
-  const share = (v: number) => Math.round(v / n);
+  const tms = engine.cluster.taskManagers;
+  const share = (v: number) => Math.round(v / tms.length);
+  const busy = new Map<string, number>();
+  let buffersInUse = 0;
+  for (const job of engine.cluster.jobs.values()) {
+    if (job.isTerminal) continue;
+    for (const task of job.tasks) {
+      if (task.state !== 'RUNNING') continue;
+      const id = task.identity.taskManagerId;
+      busy.set(id, (busy.get(id) ?? 0) + task.io.busyTimeMsPerSecond());
+      if (id === tm.id) buffersInUse += task.networkBuffersInUse();
+    }
+  }
+  const totalBusy = [...busy.values()].reduce((a, b) => a + b, 0);
+  const cpuShare = totalBusy > 0 ? (busy.get(tm.id) ?? 0) / totalBusy : 1 / tms.length;
+  const slots = tm.slots.length;
+  const segmentsTotal = 2048 * slots;
+  return {
+    heapUsed: share(mem.heapUsed),
+    heapCommitted: share(mem.heapTotal),
+    heapMax: 384 * MB * slots + 128 * MB,
+    nonHeapUsed: share(Math.max(0, mem.rss - mem.heapTotal)),
+    directUsed: share(mem.external),
+    cpuLoad: engine.cpuLoad.read() * cpuShare,
+    managedUsed: 0,
+    managedTotal: 512 * MB * slots,
+    segmentSize: engine.cluster.network.segmentSize,
+    segmentsTotal,
+    segmentsUsed: Math.min(segmentsTotal, buffersInUse),
+  };
+}
+
+/** TaskManager-scope metrics (`GET /taskmanagers/:id/metrics`), under the names Flink 2.2.1 and 1.20.3 use. */
+export function taskManagerMetrics(engine: LocalEngine, tm: TaskManager): MetricValues {
+  const r = taskManagerResources(engine, tm);
   const cpu = process.cpuUsage();
+  const n = engine.cluster.taskManagers.length;
   const m: MetricValues = new Map();
-  m.set('Status.JVM.Memory.Heap.Used', long(share(mem.heapUsed)));
-  m.set('Status.JVM.Memory.Heap.Committed', long(share(mem.heapTotal)));
-  m.set('Status.JVM.Memory.Heap.Max', long(share(Math.max(mem.heapTotal, 4 * 1024 * 1024 * 1024))));
-  m.set('Status.JVM.Memory.NonHeap.Used', long(share(mem.rss - mem.heapTotal > 0 ? mem.rss - mem.heapTotal : 0)));
-  m.set('Status.JVM.Memory.Direct.MemoryUsed', long(share(mem.external)));
-  m.set('Status.JVM.CPU.Time', long(Math.round((cpu.user + cpu.system) * 1000 / n)));
-  m.set('Status.JVM.CPU.Load', double(0));
+  m.set('Status.JVM.Memory.Heap.Used', long(r.heapUsed));
+  m.set('Status.JVM.Memory.Heap.Committed', long(r.heapCommitted));
+  m.set('Status.JVM.Memory.Heap.Max', long(r.heapMax));
+  m.set('Status.JVM.Memory.NonHeap.Used', long(r.nonHeapUsed));
+  m.set('Status.JVM.Memory.Direct.MemoryUsed', long(r.directUsed));
+  m.set('Status.JVM.CPU.Time', long(Math.round(((cpu.user + cpu.system) * 1000) / n)));
+  m.set('Status.JVM.CPU.Load', double(r.cpuLoad));
   m.set('Status.JVM.Threads.Count', long(1));
   m.set('Status.JVM.GarbageCollector.All.Count', long(0));
   m.set('Status.JVM.GarbageCollector.All.Time', long(0));
   m.set('Status.JVM.GarbageCollector.All.TimeMsPerSecond', double(0));
-  m.set('Status.Flink.Memory.Managed.Used', long(0));
-  m.set('Status.Flink.Memory.Managed.Total', long(128 * 1024 * 1024));
-  m.set('Status.Shuffle.Netty.TotalMemorySegments', long(4096));
-  m.set('Status.Shuffle.Netty.AvailableMemorySegments', long(4096));
-  m.set('Status.Shuffle.Netty.UsedMemorySegments', long(0));
-  m.set('Status.Network.TotalMemorySegments', long(4096));
-  m.set('Status.Network.AvailableMemorySegments', long(4096));
-  void tm;
+  m.set('Status.Flink.Memory.Managed.Used', long(r.managedUsed));
+  m.set('Status.Flink.Memory.Managed.Total', long(r.managedTotal));
+  m.set('Status.Shuffle.Netty.TotalMemorySegments', long(r.segmentsTotal));
+  m.set('Status.Shuffle.Netty.AvailableMemorySegments', long(r.segmentsTotal - r.segmentsUsed));
+  m.set('Status.Shuffle.Netty.UsedMemorySegments', long(r.segmentsUsed));
+  m.set('Status.Shuffle.Netty.TotalMemory', long(r.segmentsTotal * r.segmentSize));
+  m.set('Status.Shuffle.Netty.AvailableMemory', long((r.segmentsTotal - r.segmentsUsed) * r.segmentSize));
+  m.set('Status.Shuffle.Netty.UsedMemory', long(r.segmentsUsed * r.segmentSize));
   return m;
 }
 

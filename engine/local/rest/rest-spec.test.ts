@@ -183,7 +183,7 @@ describe('the REST API against the official Flink spec', () => {
 
   it("the console's own client schemas accept every response it reads", async () => {
     const job = handle.engine.cluster.jobs.get(ids.running)!;
-    const params: Record<string, string> = { jobid: ids.running, vertexid: job.vertices[1].jobVertex.id };
+    const params: Record<string, string> = { jobid: ids.running, vertexid: job.vertices[1].jobVertex.id, taskmanagerid: handle.engine.cluster.taskManagers[0].id };
     for (const [name, endpoint] of Object.entries(endpoints)) {
       const url = endpoint.path.replace(/:([a-z]+)/g, (_, p: string) => params[p]);
       const query = name === 'subtaskMetricsAggregated' ? '?get=busyTimeMsPerSecond,backPressuredTimeMsPerSecond&agg=min,max,avg,sum' : '';

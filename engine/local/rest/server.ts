@@ -142,7 +142,7 @@ function taskManagerOf(ctx: HandlerContext) {
 
 /** The read side of Flink's REST API v1 (part 1 of the engine) and cancel. */
 export const ROUTES: RouteSpec[] = [
-  { method: 'GET', path: '/config', handler: () => ({ body: views.dashboardConfiguration() }) },
+  { method: 'GET', path: '/config', handler: ({ engine }) => ({ body: views.dashboardConfiguration(engine) }) },
   { method: 'GET', path: '/overview', handler: ({ engine }) => ({ body: views.clusterOverview(engine) }) },
   { method: 'GET', path: '/jobmanager/config', handler: ({ engine }) => ({ body: engine.configuration }) },
   { method: 'GET', path: '/jobmanager/environment', handler: () => ({ body: views.jobManagerEnvironment() }) },

@@ -1,11 +1,12 @@
 import os from 'node:os';
+import { formatJavaDuration } from '../../flink-rest/duration.ts';
 import type { components } from '../../flink-rest/generated/rest-v1.19.ts';
 import { EMULATED_FLINK_VERSION, ENGINE_REVISION, type LocalEngine } from '../engine.ts';
 import type { TaskManager } from '../runtime/cluster.ts';
 import { ALL_EXECUTION_STATES, type ExecutionJobVertex, type JobExecution, type JobStatus } from '../runtime/job.ts';
 import type { ExecutionState, Task } from '../runtime/task.ts';
 import type { RestartStrategyConfig } from '../restart/restart-strategy.ts';
-import { subtaskMetrics } from './metric-store.ts';
+import { subtaskMetrics, taskManagerResources } from './metric-store.ts';
 
 /**
  * Response bodies of the read side of Flink's REST API, built from the engine's state. Typed with the official
@@ -18,14 +19,14 @@ const ALL_JOB_STATES: readonly JobStatus[] = [
   'INITIALIZING', 'CREATED', 'RUNNING', 'FAILING', 'FAILED', 'CANCELLING', 'CANCELED', 'FINISHED', 'RESTARTING', 'SUSPENDED', 'RECONCILING',
 ];
 
-export function dashboardConfiguration(): S['DashboardConfiguration'] {
+export function dashboardConfiguration(engine: LocalEngine): S['DashboardConfiguration'] {
   const offsetMinutes = -new Date().getTimezoneOffset();
   return {
     'refresh-interval': 3000,
     'timezone-name': Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
     'timezone-offset': offsetMinutes * 60_000,
     'flink-version': EMULATED_FLINK_VERSION,
-    'flink-revision': `${ENGINE_REVISION} @ ${new Date(0).toISOString()}`,
+    'flink-revision': engine.revision,
     features: { 'web-submit': false, 'web-cancel': true, 'web-rescale': false, 'web-history': false },
   };
 }
@@ -217,17 +218,20 @@ export function jobsOverview(engine: LocalEngine, now: number): S['MultipleJobsD
   };
 }
 
-/** `ArchivedExecutionConfig.restartStrategyDescription` for the job's strategy. */
+/**
+ * `ExecutionConfigInfo.restart-strategy` for the job's strategy, worded as Flink 2.2.1 writes it (checked on a real
+ * cluster): durations as Java's `Duration.toString()`, numbers as Java's `%f`.
+ */
 export function restartStrategyDescription(config: RestartStrategyConfig): string {
   switch (config.type) {
     case 'none':
       return 'Restart deactivated.';
     case 'fixed-delay':
-      return `Restart with fixed delay (${config.delayMs} ms). #${config.attempts} restart attempts.`;
+      return `Restart with fixed delay (${formatJavaDuration(config.delayMs)}). #${config.attempts} restart attempts.`;
     case 'exponential-delay':
       return (
-        `Restart with exponential delay: starting at ${config.initialBackoffMs} ms, increasing by ${config.backoffMultiplier}, ` +
-        `with maximum ${config.maxBackoffMs} ms. Delay resets after ${config.resetBackoffThresholdMs} ms with jitter ${config.jitterFactor}.`
+        `Restart with exponential delay: starting at ${formatJavaDuration(config.initialBackoffMs)}, increasing by ${config.backoffMultiplier.toFixed(6)}, ` +
+        `with maximum ${formatJavaDuration(config.maxBackoffMs)}. Delay resets after ${formatJavaDuration(config.resetBackoffThresholdMs)} with jitter ${config.jitterFactor.toFixed(6)}`
       );
   }
 }
@@ -397,7 +401,7 @@ export function taskManagerInfo(engine: LocalEngine, tm: TaskManager, now: numbe
   const free = tm.slots.filter((s) => s === null).length;
   return {
     id: tm.id,
-    path: `pekko.tcp://flink@127.0.0.1:6122/user/rpc/taskmanager_${tm.index}`,
+    path: `pekko.tcp://flink@127.0.0.1:${tm.rpcPort}/user/rpc/taskmanager_0`,
     dataPort: tm.dataPort,
     jmxPort: -1,
     timeSinceLastHeartbeat: now,
@@ -423,33 +427,31 @@ export function taskManagerInfo(engine: LocalEngine, tm: TaskManager, now: numbe
 }
 
 export function taskManagerDetails(engine: LocalEngine, tm: TaskManager, now: number): S['TaskManagerDetailsInfo'] {
-  const mem = process.memoryUsage();
-  const n = engine.cluster.taskManagers.length;
-  const share = (v: number) => Math.round(v / n);
+  const r = taskManagerResources(engine, tm);
   return {
     ...taskManagerInfo(engine, tm, now),
     allocatedSlots: tm.slots.filter((s): s is string => s !== null).map((jobId) => ({ jobId, resource: resourceProfile(1) })),
     metrics: {
-      heapUsed: share(mem.heapUsed),
-      heapCommitted: share(mem.heapTotal),
-      heapMax: 384 * MB * tm.slots.length + 128 * MB,
-      nonHeapUsed: share(Math.max(0, mem.rss - mem.heapTotal)),
-      nonHeapCommitted: share(Math.max(0, mem.rss - mem.heapTotal)),
+      heapUsed: r.heapUsed,
+      heapCommitted: r.heapCommitted,
+      heapMax: r.heapMax,
+      nonHeapUsed: r.nonHeapUsed,
+      nonHeapCommitted: r.nonHeapUsed,
       nonHeapMax: -1,
       directCount: 0,
-      directUsed: share(mem.external),
-      directMax: share(mem.external),
+      directUsed: r.directUsed,
+      directMax: r.directUsed,
       mappedCount: 0,
       mappedUsed: 0,
       mappedMax: 0,
-      memorySegmentsAvailable: 2048 * tm.slots.length,
-      memorySegmentsTotal: 2048 * tm.slots.length,
-      nettyShuffleMemorySegmentsAvailable: 2048 * tm.slots.length,
-      nettyShuffleMemorySegmentsUsed: 0,
-      nettyShuffleMemorySegmentsTotal: 2048 * tm.slots.length,
-      nettyShuffleMemoryAvailable: 64 * MB * tm.slots.length,
-      nettyShuffleMemoryUsed: 0,
-      nettyShuffleMemoryTotal: 64 * MB * tm.slots.length,
+      memorySegmentsAvailable: r.segmentsTotal - r.segmentsUsed,
+      memorySegmentsTotal: r.segmentsTotal,
+      nettyShuffleMemorySegmentsAvailable: r.segmentsTotal - r.segmentsUsed,
+      nettyShuffleMemorySegmentsUsed: r.segmentsUsed,
+      nettyShuffleMemorySegmentsTotal: r.segmentsTotal,
+      nettyShuffleMemoryAvailable: (r.segmentsTotal - r.segmentsUsed) * r.segmentSize,
+      nettyShuffleMemoryUsed: r.segmentsUsed * r.segmentSize,
+      nettyShuffleMemoryTotal: r.segmentsTotal * r.segmentSize,
       garbageCollectors: [],
     },
   };

@@ -29,8 +29,11 @@ export interface TaskManager {
   index: number;
   /** How often this TaskManager's process was restarted (part of its resource ID). */
   generation: number;
+  /** `host:dataPort`, as Flink names where a subtask runs (its `endpoint`). */
   endpoint: string;
   dataPort: number;
+  /** The port of its RPC endpoint (`path` in `/taskmanagers`; part of a real TaskManager's resource ID). */
+  rpcPort: number;
   /** Job ID per slot, or null when free. */
   slots: Array<string | null>;
   registeredAt: number;
@@ -74,7 +77,8 @@ export class LocalCluster implements JobHost {
       index,
       generation,
       endpoint: `127.0.0.1:${41000 + index}`,
-      dataPort: 42000 + index,
+      dataPort: 41000 + index,
+      rpcPort: 43000 + index,
       slots: new Array(this.slotsPerTaskManager).fill(null),
       registeredAt: this.clock.now(),
     };

@@ -312,6 +312,13 @@ export abstract class Task implements OutputOwner {
   /** Buffers in/out and pool usage, for the buffers.* metrics. */
   abstract bufferMetrics(): Record<string, number>;
 
+  /** Network buffers this task holds now (its output's, plus its input's in an input task): its TaskManager's used segments. */
+  networkBuffersInUse(): number {
+    let n = 0;
+    for (const w of this.writers) n += w.totalHeld;
+    return n;
+  }
+
   protected outputBufferMetrics(): Record<string, number> {
     let queued = 0;
     let held = 0;
@@ -481,6 +488,10 @@ export class StreamInputTask extends Task {
   override abortCheckpoint(checkpointId: number): void {
     if (this.aligningId === checkpointId) this.resetAlignment();
     if (checkpointId > this.lastBarrierId) this.lastBarrierId = checkpointId;
+  }
+
+  override networkBuffersInUse(): number {
+    return super.networkBuffersInUse() + this.gate.exclusiveBuffersInUse() + this.gate.floatingInUse;
   }
 
   bufferMetrics(): Record<string, number> {

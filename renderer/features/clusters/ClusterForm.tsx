@@ -9,6 +9,7 @@ import { useClusters } from './ClustersProvider';
 import {
   canKeepSecret,
   clusterToForm,
+  clusterWithSameUrl,
   emptyClusterForm,
   toClusterInput,
   validateClusterForm,
@@ -20,7 +21,8 @@ import {
 type Outcome =
   | { kind: 'saved'; cluster: ClusterConfig; check: ClusterCheck }
   | { kind: 'checked'; check: ClusterCheck }
-  | { kind: 'failed'; action: 'save' | 'check'; error: ErrorInfo };
+  | { kind: 'failed'; action: 'save' | 'check'; error: ErrorInfo }
+  | { kind: 'duplicate'; of: ClusterConfig };
 
 /**
  * Add or edit a cluster. The engine checks the cluster before saving; when it refuses, its message
@@ -28,7 +30,7 @@ type Outcome =
  */
 export function ClusterForm({ editing }: { editing: ClusterConfig | null }): ReactNode {
   const { api, appInfo } = useEngine();
-  const { reload } = useClusters();
+  const { clusters, reload } = useClusters();
   const [values, setValues] = useState<ClusterFormValues>(() => (editing ? clusterToForm(editing) : emptyClusterForm()));
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState<'save' | 'check' | null>(null);
@@ -43,10 +45,16 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
     setFieldErrors((e) => ({ ...e, [field]: undefined }));
   };
 
-  const run = async (action: 'save' | 'check'): Promise<void> => {
+  const run = async (action: 'save' | 'check', options: { sameUrlConfirmed?: boolean } = {}): Promise<void> => {
     const errors = validateClusterForm(values, current);
     setFieldErrors(errors);
     if (Object.keys(errors).length > 0) return;
+    // The same cluster twice is almost always a mistake: say which one it duplicates, and let the user go on.
+    const sameUrl = action === 'save' && !options.sameUrlConfirmed ? clusterWithSameUrl(values.url, clusters ?? [], current) : null;
+    if (sameUrl) {
+      setOutcome({ kind: 'duplicate', of: sameUrl });
+      return;
+    }
     setBusy(action);
     setOutcome(null);
     try {
@@ -219,6 +227,20 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
             context={outcome.action === 'save' ? 'Not saved' : 'Check failed'}
             testId={testIds.clusters.formError}
           />
+        ) : null}
+        {outcome?.kind === 'duplicate' ? (
+          <div className="notice notice--warning" role="alert" data-testid={testIds.clusters.duplicateWarning}>
+            <p>
+              <strong>“{outcome.of.name}” already has this URL</strong>
+              {outcome.of.builtIn ? ' (it is the console\'s bundled local engine)' : ''}: <code>{outcome.of.url}</code>. Saving adds
+              the same cluster a second time.
+            </p>
+            <div className="form-actions">
+              <button type="button" className="button" disabled={busy != null} onClick={() => void run('save', { sameUrlConfirmed: true })}>
+                Save anyway
+              </button>
+            </div>
+          </div>
         ) : null}
         {outcome?.kind === 'checked' ? <CheckSummary check={outcome.check} heading="Connection OK" /> : null}
         {outcome?.kind === 'saved' ? (

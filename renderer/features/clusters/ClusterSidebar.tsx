@@ -12,16 +12,19 @@ import { useClusters } from './ClustersProvider';
 export function ClusterSidebar({
   activeClusterId,
   onNavigate,
+  onAddCluster,
 }: {
   activeClusterId: string | null;
   onNavigate: (route: Route) => void;
+  /** "Add cluster" clicked: a fresh form, even when the form (of the cluster just saved) is already open. */
+  onAddCluster?: () => void;
 }): ReactNode {
   const { clusters, error, loading, reload } = useClusters();
   return (
     <nav className="sidebar" aria-label="Clusters" data-testid={testIds.clusters.sidebar}>
       <div className="sidebar__header">
         <h2>Clusters</h2>
-        <a className="button button--small button--primary" href={hrefFor({ page: 'add-cluster' })}>
+        <a className="button button--small button--primary" href={hrefFor({ page: 'add-cluster' })} onClick={onAddCluster}>
           Add cluster
         </a>
       </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterConfig } from '../../../engine/contracts/engine-api';
-import { clusterToForm, emptyClusterForm, toClusterInput, validateClusterForm } from './clusterForm';
+import { clusterToForm, clusterWithSameUrl, emptyClusterForm, normalizeClusterUrl, toClusterInput, validateClusterForm } from './clusterForm';
 
 const saved: ClusterConfig = {
   id: 'c1',
@@ -62,5 +62,24 @@ describe('toClusterInput', () => {
     );
     expect(input.auth).toEqual({ kind: 'bearer', token: 't0k' });
     expect(input.caFile).toBe('/etc/ca.pem');
+  });
+});
+
+describe('clusterWithSameUrl', () => {
+  const local: ClusterConfig = { id: 'local-engine', name: 'Local engine', url: 'http://127.0.0.1:8081', auth: { kind: 'none', hasSecret: false }, timeoutMs: 10_000, builtIn: true };
+  const clusters = [local, saved];
+
+  it('finds the built-in engine or a saved cluster behind the same URL, however it is typed', () => {
+    expect(clusterWithSameUrl(' http://127.0.0.1:8081/ ', clusters, null)).toBe(local);
+    expect(clusterWithSameUrl('HTTPS://FLINK:8081', clusters, null)).toBe(saved);
+    expect(normalizeClusterUrl('https://flink:443/proxy//')).toBe('https://flink/proxy');
+  });
+
+  it('is not fooled by another port, scheme or path, nor by the cluster being edited', () => {
+    expect(clusterWithSameUrl('http://127.0.0.1:8082', clusters, null)).toBeNull();
+    expect(clusterWithSameUrl('http://flink:8081', clusters, null)).toBeNull();
+    expect(clusterWithSameUrl('https://flink:8081/other', clusters, null)).toBeNull();
+    expect(clusterWithSameUrl('https://flink:8081', clusters, saved)).toBeNull();
+    expect(clusterWithSameUrl('not a url', clusters, null)).toBeNull();
   });
 });

@@ -96,3 +96,23 @@ export function toClusterInput(values: ClusterFormValues, editing: ClusterConfig
   input.timeoutMs = values.timeoutMs.trim() === '' ? DEFAULT_TIMEOUT_MS : Number(values.timeoutMs.trim());
   return input;
 }
+
+/**
+ * The REST URL as the engine stores it (origin and path without trailing slashes, as `parseClusterUrl` does), so
+ * `http://JM:8081/` and `http://jm:8081` compare equal; null for text that is not a URL (the engine will say why).
+ */
+export function normalizeClusterUrl(raw: string): string | null {
+  try {
+    const url = new URL(raw.trim());
+    return url.origin + url.pathname.replace(/\/+$/, '');
+  } catch {
+    return null;
+  }
+}
+
+/** Another saved cluster (or the built-in local engine) with the same REST URL: saving would list it twice. */
+export function clusterWithSameUrl(url: string, clusters: readonly ClusterConfig[], editing: ClusterConfig | null): ClusterConfig | null {
+  const wanted = normalizeClusterUrl(url);
+  if (wanted === null) return null;
+  return clusters.find((c) => c.id !== editing?.id && normalizeClusterUrl(c.url) === wanted) ?? null;
+}

@@ -11,7 +11,7 @@ import {
   type NodeMouseHandler,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { JobGraph } from '../../../engine/contracts/engine-api';
 import { useTheme } from '../../app/theme';
 import { testIds } from '../../testIds';
@@ -20,7 +20,7 @@ import { VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './la
 import { Legend } from './Legend';
 import { ShipEdge, type ShipFlowEdge } from './ShipEdge';
 import { VertexNode, type VertexFlowNode } from './VertexNode';
-import { fitView, initialView, type InitialView } from './viewport';
+import { fitView, initialView, initialViewShowsWhole, sameViewport, viewAfterResize, type InitialView, type Viewport } from './viewport';
 
 const nodeTypes = { vertex: VertexNode };
 /** A graph this small is read whole at a glance; the MiniMap would only cover part of it. */
@@ -59,7 +59,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
         id: vertex.id,
         type: 'vertex',
         position: layout.positions[vertex.id] ?? { x: 0, y: 0 },
-        data: { vertex, selected: vertex.id === selectedVertexId },
+        data: { vertex, selected: vertex.id === selectedVertexId, jobNotRunning: graph.state === 'RUNNING' ? null : graph.state },
         width: VERTEX_WIDTH,
         height: VERTEX_HEIGHT,
         draggable: false,
@@ -67,7 +67,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
         selectable: true,
         ariaLabel: `${vertex.name}, parallelism ${vertex.parallelism}, ${vertex.status}`,
       })),
-    [graph.vertices, layout, selectedVertexId],
+    [graph.vertices, graph.state, layout, selectedVertexId],
   );
 
   const edges = useMemo<ShipFlowEdge[]>(
@@ -90,21 +90,43 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
 
   const onNodeClick = useCallback<NodeMouseHandler<VertexFlowNode>>((_, node) => onSelectVertex(node.id), [onSelectVertex]);
 
+  /** The view the canvas last set itself, and whether it showed the whole graph: a viewport that differs was moved by the user. */
+  const lastApplied = useRef<{ showedWhole: boolean; viewport: Viewport } | null>(null);
   const apply = useCallback(
-    (choose: typeof initialView) => {
+    async (choose: typeof initialView) => {
       const box = containerRef.current?.getBoundingClientRect();
-      const view: InitialView = choose(
-        { width: box?.width ?? 0, height: box?.height ?? 0 },
-        { width: layout.width, height: layout.height },
-      );
-      if (view.kind === 'viewport') void flow.setViewport(view.viewport);
-      else void flow.fitView(FIT_VIEW_OPTIONS);
+      const canvas = { width: box?.width ?? 0, height: box?.height ?? 0 };
+      const size = { width: layout.width, height: layout.height };
+      const view: InitialView = choose(canvas, size);
+      if (view.kind === 'viewport') await flow.setViewport(view.viewport);
+      else await flow.fitView(FIT_VIEW_OPTIONS);
+      lastApplied.current = { showedWhole: choose === fitView || initialViewShowsWhole(canvas, size), viewport: flow.getViewport() };
     },
     [flow, layout],
   );
   // First view (see viewport.ts): a small graph centred and large, a big one at its sources, readable.
-  const onInit = useCallback(() => apply(initialView), [apply]);
-  const onFitView = useCallback(() => apply(fitView), [apply]);
+  const onInit = useCallback(() => void apply(initialView), [apply]);
+  const onFitView = useCallback(() => void apply(fitView), [apply]);
+
+  // A resized window (or the subtasks panel opening) fits the graph to the new size again, unless the user has
+  // panned or zoomed since: their view is left alone.
+  useEffect(() => {
+    const element = containerRef.current;
+    if (!element) return;
+    let frame = 0;
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        const last = lastApplied.current;
+        if (last && sameViewport(flow.getViewport(), last.viewport)) void apply(viewAfterResize(last.showedWhole));
+      });
+    });
+    observer.observe(element);
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+    };
+  }, [apply, flow]);
 
   const minimapColor = useCallback((node: VertexFlowNode) => paintVertex(node.data.vertex).fill, []);
 

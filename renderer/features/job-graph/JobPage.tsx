@@ -2,7 +2,7 @@ import { useCallback, type ReactNode } from 'react';
 import type { JobGraph } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import { useClusterRefresh } from '../../app/refreshSettings';
-import type { Route } from '../../app/route';
+import { JOB_TABS, type JobTab, type Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
@@ -14,24 +14,33 @@ import { StateBadge } from '../../components/StateBadge';
 import { useNow } from '../../components/useNow';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
+import { ExceptionsPanel } from '../exceptions/ExceptionsPanel';
 import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
 import { SubtasksPanel } from '../subtasks/SubtasksPanel';
 import { ExportSubtasksButton } from './ExportSubtasksButton';
 import { KafkaPanel } from '../kafka/KafkaPanel';
 import { JobGraphCanvas } from './JobGraphCanvas';
+import { notRunningNotice } from './notRunning';
 import { useGraphLayout } from './useGraphLayout';
+
+const JOB_TAB_LABELS: Record<JobTab, string> = { graph: 'Graph', exceptions: 'Exceptions', kafka: 'Kafka' };
 
 export interface JobPageProps {
   clusterId: string;
   clusterName: string | null;
   jobId: string;
   vertexId: string | null;
+  /** @default 'graph' */
+  tab?: JobTab;
   onNavigate: (route: Route, options?: { replace?: boolean }) => void;
 }
 
-/** One job: header, the graph (laid out once per structure), and the selected vertex's subtasks. */
-export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }: JobPageProps): ReactNode {
+/**
+ * One job: header, then two tabs. The graph (laid out once per structure) with the selected vertex's subtasks, or the
+ * exception history. A job that is not running says so above both.
+ */
+export function JobPage({ clusterId, clusterName, jobId, vertexId, tab = 'graph', onNavigate }: JobPageProps): ReactNode {
   const { api } = useEngine();
   const refresh = useClusterRefresh(clusterId);
   useClusterFloor(clusterId, refresh.minMs);
@@ -49,6 +58,8 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
     (id: string) => onNavigate({ page: 'job', clusterId, jobId, vertexId: id }, { replace: true }),
     [onNavigate, clusterId, jobId],
   );
+  const tabHref = (to: JobTab) => hrefFor({ page: 'job', clusterId, jobId, vertexId, ...(to !== 'graph' ? { tab: to } : {}) });
+  const notice = graph ? notRunningNotice(graph.state, graph.endTime) : null;
   const onCloseSubtasks = useCallback(
     () => onNavigate({ page: 'job', clusterId, jobId, vertexId: null }, { replace: true }),
     [onNavigate, clusterId, jobId],
@@ -100,48 +111,74 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
         <PollErrorBanner poll={poll} context="Refreshing the job graph failed" />
       )}
 
-      <ErrorBoundary panel="The job graph" resetKey={`${clusterId}/${jobId}`}>
-        <section className={`panel graph-panel${vertexId ? ' graph-panel--with-subtasks' : ''}${poll.stale ? ' is-stale' : ''}`} aria-label="Job graph">
-          {graph && layout ? (
-            <JobGraphCanvas
-              key={structureKey ?? ''}
-              graph={graph}
-              layout={layout}
-              selectedVertexId={vertexId}
-              onSelectVertex={onSelectVertex}
-            />
-          ) : graph ? (
-            <div className="graph-placeholder" data-testid={testIds.jobGraph.layouting}>
-              Laying out {graph.vertices.length} vertices…
-            </div>
-          ) : !poll.error ? (
-            <div className="graph-placeholder">Loading the job graph…</div>
-          ) : (
-            <div className="graph-placeholder">No graph to show.</div>
-          )}
+      {notice ? (
+        <section className="job-not-running" role="status" data-testid={testIds.jobGraph.notRunning} data-state={graph?.state}>
+          <strong>{notice.headline}</strong> {notice.detail}
+          {notice.seeExceptions && tab !== 'exceptions' ? (
+            <>
+              {' '}
+              <a href={tabHref('exceptions')}>See the exceptions for why.</a>
+            </>
+          ) : null}
         </section>
-      </ErrorBoundary>
-
-      {vertexId ? (
-        <ErrorBoundary panel="The subtasks table" resetKey={vertexId}>
-          <SubtasksPanel
-            clusterId={clusterId}
-            jobId={jobId}
-            vertexId={vertexId}
-            vertexName={selected?.name ?? null}
-            refresh={refresh}
-            onClose={onCloseSubtasks}
-          />
-        </ErrorBoundary>
-      ) : graph && layout ? (
-        <p className="hint">Click a vertex to see its subtasks.</p>
       ) : null}
 
-      {!gone ? (
-        <ErrorBoundary panel="The Kafka panel" resetKey={`${clusterId}/${jobId}`}>
+      <nav className="tabs" aria-label="Job views" data-testid={testIds.jobGraph.tabs}>
+        {JOB_TABS.map((to) => (
+          <a key={to} className={`tabs__tab${tab === to ? ' tabs__tab--active' : ''}`} href={tabHref(to)} aria-current={tab === to ? 'page' : undefined}>
+            {JOB_TAB_LABELS[to]}
+          </a>
+        ))}
+      </nav>
+
+      {tab === 'exceptions' ? (
+        <ErrorBoundary panel="The exception history" resetKey={`${clusterId}/${jobId}/exceptions`}>
+          <ExceptionsPanel clusterId={clusterId} jobId={jobId} refresh={refresh} />
+        </ErrorBoundary>
+      ) : tab === 'kafka' ? (
+        <ErrorBoundary panel="The Kafka panel" resetKey={`${clusterId}/${jobId}/kafka`}>
           <KafkaPanel clusterId={clusterId} jobId={jobId} graph={graph ?? null} refresh={refresh} />
         </ErrorBoundary>
-      ) : null}
+      ) : (
+        <>
+          <ErrorBoundary panel="The job graph" resetKey={`${clusterId}/${jobId}`}>
+            <section className={`panel graph-panel${vertexId ? ' graph-panel--with-subtasks' : ''}${poll.stale ? ' is-stale' : ''}`} aria-label="Job graph">
+              {graph && layout ? (
+                <JobGraphCanvas
+                  key={structureKey ?? ''}
+                  graph={graph}
+                  layout={layout}
+                  selectedVertexId={vertexId}
+                  onSelectVertex={onSelectVertex}
+                />
+              ) : graph ? (
+                <div className="graph-placeholder" data-testid={testIds.jobGraph.layouting}>
+                  Laying out {graph.vertices.length} vertices…
+                </div>
+              ) : !poll.error ? (
+                <div className="graph-placeholder">Loading the job graph…</div>
+              ) : (
+                <div className="graph-placeholder">No graph to show.</div>
+              )}
+            </section>
+          </ErrorBoundary>
+
+          {vertexId ? (
+            <ErrorBoundary panel="The subtasks table" resetKey={vertexId}>
+              <SubtasksPanel
+                clusterId={clusterId}
+                jobId={jobId}
+                vertexId={vertexId}
+                vertexName={selected?.name ?? null}
+                refresh={refresh}
+                onClose={onCloseSubtasks}
+              />
+            </ErrorBoundary>
+          ) : graph && layout ? (
+            <p className="hint">Click a vertex to see its subtasks.</p>
+          ) : null}
+        </>
+      )}
     </div>
   );
 }

@@ -8,6 +8,8 @@ import { BACKPRESSURE_LABEL, paintVertex } from './colors';
 export interface VertexNodeData extends Record<string, unknown> {
   vertex: VertexView;
   selected: boolean;
+  /** The job's state when it is not RUNNING: the node then shows no figures, only that there are none. */
+  jobNotRunning: string | null;
 }
 
 export type VertexFlowNode = Node<VertexNodeData, 'vertex'>;
@@ -21,7 +23,7 @@ export const COMPACT_ZOOM = 0.55;
 const zoomIsCompact = (s: { transform: [number, number, number] }): boolean => s.transform[2] < COMPACT_ZOOM;
 
 function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
-  const { vertex, selected } = data;
+  const { vertex, selected, jobNotRunning } = data;
   const compact = useStore(zoomIsCompact);
   const paint = paintVertex(vertex);
   const busyMax = vertex.busyTimeMsPerSecond?.max ?? null;
@@ -32,8 +34,14 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
     vertex.name,
     `Parallelism ${vertex.parallelism}${vertex.maxParallelism ? ` (max ${vertex.maxParallelism})` : ''}`,
     `Status ${vertex.status}`,
-    ...(unavailable ? [`Metrics unavailable: ${unavailable}`] : [`Busy max ${formatMsPerSecond(busyMax)}, back-pressured max ${formatMsPerSecond(bpMax)}`]),
-    ...(vertex.busySkew !== null ? [`Busy skew (max/avg over subtasks) ${vertex.busySkew.toFixed(1)}×`] : []),
+    ...(jobNotRunning
+      ? [`No rates: the job is ${jobNotRunning}`]
+      : unavailable
+        ? [`Metrics unavailable: ${unavailable}`]
+        : [
+            `Busy max ${formatMsPerSecond(busyMax)}, back-pressured max ${formatMsPerSecond(bpMax)}`,
+            ...(vertex.busySkew !== null ? [`Busy skew (max/avg over subtasks) ${vertex.busySkew.toFixed(1)}×`] : []),
+          ]),
     ...(vertex.metricsFetchedAt !== undefined ? [`Metrics sampled at ${new Date(vertex.metricsFetchedAt).toLocaleTimeString()} (a large job's vertices are sampled in turns)`] : []),
     'Click for subtasks',
   ].join('\n');
@@ -65,29 +73,42 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
                 {vertex.status}
               </span>
             </div>
-            <div className="vertex__row vertex__metrics">
-              <span>in {formatRate(vertex.recordsInPerSecond)}</span>
-              <span>out {formatRate(vertex.recordsOutPerSecond)}</span>
-            </div>
-            <div className="vertex__row vertex__metrics">
-              <span>busy max {formatMsPerSecond(busyMax)}</span>
-              <span className={`bp bp--${level ?? 'none'}`}>BP {level ? BACKPRESSURE_LABEL[level] : '—'}</span>
-            </div>
-            {/* Always drawn, so a node keeps the height the layout gave it when metrics arrive or go. */}
-            <div className="vertex__row vertex__metrics">
-              {unavailable ? (
-                <span className="vertex__unavailable" data-testid={testIds.jobGraph.vertexMetricsUnavailable} title={unavailable}>
-                  ⚠ metrics unavailable
-                </span>
-              ) : (
-                <span
-                  className={vertex.busySkew !== null && vertex.busySkew >= SKEW_WORTH_NOTICING ? 'vertex__skew--hot' : undefined}
-                  title="Busy skew: the busiest subtask's busy time over the average (1× = even; a hot key shows as many ×)"
-                >
-                  skew max/avg {vertex.busySkew === null ? '—' : `${vertex.busySkew.toFixed(1)}×`}
-                </span>
-              )}
-            </div>
+            {jobNotRunning ? (
+              // Same three rows as the figures, so the node keeps the height the layout gave it.
+              <>
+                <div className="vertex__row vertex__metrics vertex__no-rates" data-testid={testIds.jobGraph.vertexNoRates}>
+                  no rates: the job is {jobNotRunning}
+                </div>
+                <div className="vertex__row vertex__metrics" aria-hidden="true">&nbsp;</div>
+                <div className="vertex__row vertex__metrics" aria-hidden="true">&nbsp;</div>
+              </>
+            ) : (
+              <>
+                <div className="vertex__row vertex__metrics">
+                  <span>in {formatRate(vertex.recordsInPerSecond)}</span>
+                  <span>out {formatRate(vertex.recordsOutPerSecond)}</span>
+                </div>
+                <div className="vertex__row vertex__metrics">
+                  <span>busy max {formatMsPerSecond(busyMax)}</span>
+                  <span className={`bp bp--${level ?? 'none'}`}>BP {level ? BACKPRESSURE_LABEL[level] : '—'}</span>
+                </div>
+                {/* Always drawn, so a node keeps the height the layout gave it when metrics arrive or go. */}
+                <div className="vertex__row vertex__metrics">
+                  {unavailable ? (
+                    <span className="vertex__unavailable" data-testid={testIds.jobGraph.vertexMetricsUnavailable} title={unavailable}>
+                      ⚠ metrics unavailable
+                    </span>
+                  ) : (
+                    <span
+                      className={vertex.busySkew !== null && vertex.busySkew >= SKEW_WORTH_NOTICING ? 'vertex__skew--hot' : undefined}
+                      title="Busy skew: the busiest subtask's busy time over the average (1× = even; a hot key shows as many ×)"
+                    >
+                      skew max/avg {vertex.busySkew === null ? '—' : `${vertex.busySkew.toFixed(1)}×`}
+                    </span>
+                  )}
+                </div>
+              </>
+            )}
           </>
         )}
       </div>

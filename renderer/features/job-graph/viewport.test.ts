@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ZOOM, READABLE_ZOOM, START_ZOOM, fitView, initialView } from './viewport';
+import { initialViewShowsWhole, sameViewport, viewAfterResize, MAX_ZOOM, READABLE_ZOOM, START_ZOOM, fitView, initialView } from './viewport';
 
 describe('initialView', () => {
   it('centres a small, flat graph as large as it fits', () => {
@@ -44,5 +44,32 @@ describe('fitView', () => {
   it('shows a long flat graph whole, centred', () => {
     const view = fitView({ width: 1100, height: 600 }, { width: 5000, height: 150 });
     expect(view.kind === 'viewport' && view.viewport.zoom).toBeCloseTo(1020 / 5000);
+  });
+});
+
+describe('sameViewport', () => {
+  it('is the view the canvas set, up to rounding; any pan or zoom is a different one', () => {
+    const set = { x: 120.25, y: 40, zoom: 1.1 };
+    expect(sameViewport({ x: 120.5, y: 39.8, zoom: 1.1004 }, set)).toBe(true);
+    expect(sameViewport({ x: 140, y: 40, zoom: 1.1 }, set)).toBe(false);
+    expect(sameViewport({ x: 120.25, y: 40, zoom: 1.2 }, set)).toBe(false);
+  });
+});
+
+describe('after a resize', () => {
+  const graph = { width: 1224, height: 160 };
+
+  it('a graph that was shown whole is fitted whole again, even below the readable zoom', () => {
+    expect(initialViewShowsWhole({ width: 1290, height: 600 }, graph)).toBe(true);
+    expect(viewAfterResize(true)).toBe(fitView);
+    const narrow = { width: 690, height: 500 };
+    expect(initialViewShowsWhole(narrow, graph)).toBe(false);
+    const view = viewAfterResize(true)(narrow, graph);
+    expect(view.kind === 'padded-fit' || view.viewport.x + graph.width * view.viewport.zoom <= narrow.width).toBe(true);
+  });
+
+  it('a large graph opened at its sources gets the initial choice for the new size', () => {
+    expect(initialViewShowsWhole({ width: 690, height: 500 }, { width: 9000, height: 3000 })).toBe(false);
+    expect(viewAfterResize(false)).toBe(initialView);
   });
 });

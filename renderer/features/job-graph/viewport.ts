@@ -44,6 +44,19 @@ export function initialView(canvas: Size, graph: Size): InitialView {
   return fitView(canvas, graph);
 }
 
+/** Whether `initialView` shows the whole graph (a fit), rather than its sources at a readable zoom. */
+export function initialViewShowsWhole(canvas: Size, graph: Size): boolean {
+  return !hasSize(canvas, graph) || fitZoomOf(canvas, graph) >= READABLE_ZOOM;
+}
+
+/**
+ * After a resize: a view that showed the whole graph shows it whole again, fitted to the new size (a narrower window
+ * must not clip the hot vertex); a large graph opened at its sources gets the initial choice for the new size.
+ */
+export function viewAfterResize(showedWhole: boolean): typeof initialView {
+  return showedWhole ? fitView : initialView;
+}
+
 /** The whole graph (the fit-view control): centred and as large as fits, or padded around the overlays. */
 export function fitView(canvas: Size, graph: Size): InitialView {
   if (!hasSize(canvas, graph)) return { kind: 'padded-fit' };
@@ -56,4 +69,9 @@ export function fitView(canvas: Size, graph: Size): InitialView {
   const underControls = x0 < CONTROLS.width && y1 > canvas.height - CONTROLS.height;
   if (underMiniMap || underControls) return { kind: 'padded-fit' };
   return { kind: 'viewport', viewport: { x: x0, y: y0, zoom: fitZoom } };
+}
+
+/** Equal up to rounding: the same view the canvas set, not one the user has moved. */
+export function sameViewport(a: Viewport, b: Viewport): boolean {
+  return Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && Math.abs(a.zoom - b.zoom) < 0.001;
 }

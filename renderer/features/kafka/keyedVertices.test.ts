@@ -8,7 +8,7 @@ const vertex = (id: string, parallelism: number, busySkew: number | null, maxPar
 });
 
 const graph = (vertices: VertexView[], edges: JobGraph['edges']): JobGraph => ({
-  clusterId: 'c', jobId: 'j', name: 'gatewaymeter', state: 'RUNNING', startTime: 0, durationMs: 0, maxParallelism: 128, vertices, edges, fetchedAt: 0, requestCount: 0,
+  clusterId: 'c', jobId: 'j', name: 'gatewaymeter', state: 'RUNNING', startTime: 0, durationMs: 0, endTime: null, maxParallelism: 128, vertices, edges, fetchedAt: 0, requestCount: 0,
 });
 
 describe('keyed vertices', () => {

@@ -3,8 +3,10 @@ import type { ClusterConfig } from '../../../engine/contracts/engine-api';
 import { useClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
+import { CopyText } from '../../components/CopyText';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { RefreshControl } from '../../components/RefreshControl';
+import { testIds } from '../../testIds';
 import { JobsPanel } from '../jobs/JobsPanel';
 import { TaskManagersPanel } from '../taskmanagers/TaskManagersPanel';
 import { OverviewPanel } from './OverviewPanel';
@@ -26,15 +28,16 @@ export function ClusterPage({
         <div>
           <h1 className="page-title">{cluster?.name ?? clusterId}</h1>
           {cluster ? (
-            <p className="muted small mono">
-              {cluster.url}
-              {cluster.builtIn ? ' · built-in' : ''}
-              {!cluster.builtIn ? (
+            <p className="muted small cluster-url">
+              REST URL <CopyText text={cluster.url} label="the REST URL" testId={testIds.clusters.restUrl} />
+              {cluster.builtIn ? (
+                <span> · the console's bundled local engine: Flink's REST API, for curl or <code>flink-ops … --url</code></span>
+              ) : (
                 <>
                   {' · '}
                   <a href={hrefFor({ page: 'edit-cluster', clusterId })}>edit</a>
                 </>
-              ) : null}
+              )}
             </p>
           ) : null}
         </div>

@@ -1,31 +1,17 @@
-import { useMemo, useState, type ReactNode } from 'react';
-import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/engine-api';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import type { VertexSubtasks } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { isNotFound } from '../../components/errors';
-import { DASH, formatBytes, formatCount, formatMsPerSecond, formatTimestamp, formatWatermark } from '../../components/format';
 import { Panel } from '../../components/Panel';
-import { StateBadge } from '../../components/StateBadge';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { BACKPRESSURE_LABEL } from '../job-graph/colors';
-import { nextSort, sortSubtasks, type SubtaskColumn, type SubtaskSort } from './sortSubtasks';
-
-const COLUMNS: Array<{ column: SubtaskColumn; label: string; numeric?: boolean; title?: string }> = [
-  { column: 'index', label: '#', numeric: true, title: 'Subtask index' },
-  { column: 'endpoint', label: 'Endpoint / TaskManager', title: 'TaskManager host:port, and its id below' },
-  { column: 'status', label: 'Status' },
-  { column: 'recordsIn', label: 'Records in', numeric: true },
-  { column: 'recordsOut', label: 'Records out', numeric: true },
-  { column: 'bytesIn', label: 'Bytes in', numeric: true },
-  { column: 'bytesOut', label: 'Bytes out', numeric: true },
-  { column: 'busyTimeMsPerSecond', label: 'Busy', title: 'Busy time, ms per second' },
-  { column: 'backPressuredTimeMsPerSecond', label: 'Back-pressured', title: 'Back-pressured time, ms per second' },
-  { column: 'idleTimeMsPerSecond', label: 'Idle', title: 'Idle time, ms per second' },
-  { column: 'backpressureLevel', label: 'BP level', title: 'Back-pressure level' },
-  { column: 'watermark', label: 'Watermark', title: 'Current input watermark (local time)' },
-];
+import { nextSort, sortSubtasks, type SubtaskSort } from './sortSubtasks';
+import type { SubtaskTableRow } from './subtaskColumns';
+import { INITIAL_RATE_STATE, nextRateState, type RateState } from './subtaskRates';
+import { SubtasksTable } from './SubtasksTable';
 
 /** A vertex's subtasks, polled while open; closing the panel unmounts it and its polling stops. */
 export function SubtasksPanel({
@@ -51,7 +37,7 @@ export function SubtasksPanel({
     stopWhen: isNotFound,
   });
   const [sort, setSort] = useState<SubtaskSort>({ column: 'index', direction: 'asc' });
-  const rows = useMemo(() => (poll.data ? sortSubtasks(poll.data.subtasks, sort) : null), [poll.data, sort]);
+  const rows = useSubtaskTableRows(poll.data, sort);
   const name = poll.data?.name ?? vertexName ?? vertexId;
 
   return (
@@ -79,97 +65,26 @@ export function SubtasksPanel({
     >
       <PollErrorBanner poll={poll} context={isNotFound(poll.error) ? 'This vertex is no longer part of the job' : 'Loading the subtasks failed'} />
       {rows == null && !poll.error ? <p className="muted">Loading subtasks…</p> : null}
-      {rows != null ? (
+      {rows != null && poll.data ? (
         <div className={`table-wrap${poll.stale ? ' is-stale' : ''}`}>
-          <table className="table subtasks-table" data-testid={testIds.subtasks.table}>
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => {
-                  const active = sort.column === c.column;
-                  return (
-                    <th
-                      key={c.column}
-                      scope="col"
-                      className={c.numeric ? 'num' : undefined}
-                      aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-                    >
-                      <button type="button" className="sort-button" title={c.title} onClick={() => setSort((s) => nextSort(s, c.column))}>
-                        {c.label}
-                        <span className="sort-button__arrow" aria-hidden="true">
-                          {active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
-                        </span>
-                      </button>
-                    </th>
-                  );
-                })}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <SubtaskTableRow key={row.index} row={row} />
-              ))}
-            </tbody>
-          </table>
+          <SubtasksTable rows={rows} sort={sort} onSort={(column) => setSort((s) => nextSort(s, column))} now={poll.data.fetchedAt} />
         </div>
       ) : null}
     </Panel>
   );
 }
 
-function SubtaskTableRow({ row }: { row: SubtaskRow }): ReactNode {
-  return (
-    <tr data-testid={testIds.subtasks.row(row.index)} data-busy={row.busyTimeMsPerSecond ?? ''}>
-      <td className="num">{row.index}</td>
-      <td className="subtask-tm">
-        <div className="mono small nowrap">{row.endpoint ?? DASH}</div>
-        <div className="mono small muted truncate" title={row.taskManagerId ?? undefined}>
-          {row.taskManagerId ?? DASH}
-        </div>
-      </td>
-      <td>
-        <StateBadge state={row.status} />
-        {row.attempt > 0 ? <span className="muted small" title="Attempt number: the subtask restarted"> #{row.attempt}</span> : null}
-      </td>
-      <td className="num" title={row.recordsIn?.toLocaleString()}>
-        {formatCount(row.recordsIn)}
-      </td>
-      <td className="num" title={row.recordsOut?.toLocaleString()}>
-        {formatCount(row.recordsOut)}
-      </td>
-      <td className="num">{formatBytes(row.bytesIn)}</td>
-      <td className="num">{formatBytes(row.bytesOut)}</td>
-      <td>
-        <TimeBar value={row.busyTimeMsPerSecond} tone="busy" />
-      </td>
-      <td>
-        <TimeBar value={row.backPressuredTimeMsPerSecond} tone="backpressured" />
-      </td>
-      <td>
-        <TimeBar value={row.idleTimeMsPerSecond} tone="idle" />
-      </td>
-      <td>
-        {row.backpressureLevel ? (
-          <span className={`bp bp--${row.backpressureLevel}`}>{BACKPRESSURE_LABEL[row.backpressureLevel]}</span>
-        ) : (
-          DASH
-        )}
-      </td>
-      <td className="mono small nowrap" title={row.watermark == null ? 'No watermark yet' : formatTimestamp(row.watermark, true)}>
-        {formatWatermark(row.watermark, Date.now())}
-      </td>
-    </tr>
-  );
-}
-
-/** A small bar of ms per second (0..1000) with the number beside it. */
-function TimeBar({ value, tone }: { value: number | null; tone: 'busy' | 'backpressured' | 'idle' }): ReactNode {
-  const share = value == null ? 0 : Math.min(1, Math.max(0, value / 1000));
-  return (
-    <span className="timebar" title={formatMsPerSecond(value)}>
-      <span className="timebar__track" aria-hidden="true">
-        <span className={`timebar__fill timebar__fill--${tone}`} style={{ width: `${share * 100}%` }} />
-      </span>
-      <span className="timebar__value">{value == null ? DASH : Math.round(value)}</span>
-    </span>
-  );
+/**
+ * The rows the table shows: the latest refresh with each subtask's rates since the previous one (see subtaskRates.ts),
+ * sorted. Rates are computed here, in the renderer, from two consecutive refreshes.
+ */
+function useSubtaskTableRows(data: VertexSubtasks | null, sort: SubtaskSort): SubtaskTableRow[] | null {
+  const rateState = useRef<RateState>(INITIAL_RATE_STATE);
+  const withRates = useMemo(() => {
+    if (!data) return null;
+    rateState.current = nextRateState(rateState.current, data);
+    const rates = rateState.current.rates;
+    return data.subtasks.map((row): SubtaskTableRow => ({ ...row, rates: rates.get(row.index) ?? null }));
+  }, [data]);
+  return useMemo(() => (withRates ? sortSubtasks(withRates, sort) : null), [withRates, sort]);
 }

@@ -35,7 +35,7 @@ export function defaultDirection(column: SubtaskColumn): SortDirection {
 }
 
 /** Sorts a copy; rows without a value go last whatever the direction, ties keep subtask order. */
-export function sortSubtasks(rows: readonly SubtaskRow[], sort: SubtaskSort): SubtaskRow[] {
+export function sortSubtasks<Row extends SubtaskRow>(rows: readonly Row[], sort: SubtaskSort): Row[] {
   const factor = sort.direction === 'asc' ? 1 : -1;
   return [...rows].sort((a, b) => {
     const va = sortValue(a, sort.column);

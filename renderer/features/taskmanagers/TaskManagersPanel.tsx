@@ -4,8 +4,9 @@ import { useEngine } from '../../app/engine';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { ErrorBanner, PollErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
-import { formatTimestamp } from '../../components/format';
+import { DASH, formatAgo, formatBytes, formatCount, formatPercent, formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
+import { useNow } from '../../components/useNow';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 
@@ -32,15 +33,29 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
       ) : null}
       {poll.data ? (
         <div className={`table-wrap${poll.stale ? ' is-stale' : ''}`}>
-          <table className="table" data-testid={testIds.taskManagers.table}>
+          <table className="table taskmanagers-table" data-testid={testIds.taskManagers.table}>
             <thead>
               <tr>
                 <th scope="col">TaskManager</th>
-                <th scope="col">Address</th>
-                <th scope="col" className="num">
-                  Slots free / total
+                <th scope="col" title="host:data port, as the subtasks tables show where a subtask runs">
+                  Endpoint
                 </th>
-                <th scope="col">Last heartbeat</th>
+                <th scope="col" className="num">
+                  Slots used / total
+                </th>
+                <th scope="col" className="num" title="JVM heap in use, of the maximum">
+                  Heap used / max
+                </th>
+                <th scope="col" className="num" title="Flink managed memory in use (RocksDB, batch operators), of the total">
+                  Managed memory
+                </th>
+                <th scope="col" className="num" title="Recent CPU load of the TaskManager's JVM, of all its machine's cores">
+                  CPU load
+                </th>
+                <th scope="col" className="num" title="Network buffers (memory segments) in use, of all">
+                  Network buffers
+                </th>
+                <th scope="col">Heartbeat</th>
                 {canKill ? <th scope="col">Rehearse a failure</th> : null}
               </tr>
             </thead>
@@ -48,13 +63,29 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
               {poll.data.map((tm) => (
                 <tr key={tm.id} data-testid={testIds.taskManagers.row(tm.id)}>
                   <td>
-                    <code className="mono small">{tm.id}</code>
+                    <code className="mono small truncate taskmanager-id" title={tm.id}>
+                      {tm.id}
+                    </code>
                   </td>
-                  <td className="mono small">{tm.address ?? '—'}</td>
+                  <td className="mono small" title={tm.address ? `RPC address ${tm.address}` : undefined}>
+                    {tm.endpoint ?? tm.address ?? DASH}
+                  </td>
                   <td className="num">
-                    {tm.slotsFree} / {tm.slotsTotal}
+                    <UsedOf used={tm.slotsTotal - tm.slotsFree} total={tm.slotsTotal} format={String} alarming={false} />
                   </td>
-                  <td className="nowrap">{tm.lastHeartbeat ? formatTimestamp(tm.lastHeartbeat) : '—'}</td>
+                  <td className="num">
+                    <UsedOf used={tm.metrics?.heapUsed} total={tm.metrics?.heapMax} format={formatBytes} />
+                  </td>
+                  <td className="num">
+                    <UsedOf used={tm.metrics?.managedMemoryUsed} total={tm.metrics?.managedMemoryTotal} format={formatBytes} />
+                  </td>
+                  <td className="num">{formatPercent(tm.metrics?.cpuLoad)}</td>
+                  <td className="num">
+                    <UsedOf used={tm.metrics?.networkBuffersUsed} total={tm.metrics?.networkBuffersTotal} format={formatCount} />
+                  </td>
+                  <td className="nowrap" title={tm.lastHeartbeat ? formatTimestamp(tm.lastHeartbeat) : undefined}>
+                    {tm.lastHeartbeat ? <Ago at={tm.lastHeartbeat} /> : DASH}
+                  </td>
                   {canKill ? (
                     <td>
                       <KillTaskManager
@@ -76,6 +107,37 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
         <p className="muted">Loading TaskManagers…</p>
       ) : null}
     </Panel>
+  );
+}
+
+/** `3s ago`, ticking: its own component, so the shared clock re-renders this cell only. */
+function Ago({ at }: { at: number }): ReactNode {
+  return formatAgo(at, useNow());
+}
+
+/** `used / total` with a thin bar of the share (red from 90% where that is alarming); a dash when either is unknown. */
+function UsedOf({
+  used,
+  total,
+  format,
+  alarming = true,
+}: {
+  used: number | null | undefined;
+  total: number | null | undefined;
+  format: (n: number) => string;
+  alarming?: boolean;
+}): ReactNode {
+  if (used == null || total == null) return DASH;
+  const share = total > 0 ? Math.min(1, Math.max(0, used / total)) : 0;
+  return (
+    <span className="used-of" title={`${Math.round(share * 100)}% in use`}>
+      <span className="nowrap">
+        {format(used)} / {format(total)}
+      </span>
+      <span className={`used-of__bar${alarming && share >= 0.9 ? ' used-of__bar--high' : ''}`} aria-hidden="true">
+        <span style={{ width: `${share * 100}%` }} />
+      </span>
+    </span>
   );
 }
 
@@ -126,6 +188,7 @@ function KillTaskManager({
       <p>
         Kill this TaskManager, as <code>kill -9</code> would? {busySlots > 0 ? `The tasks in its ${busySlots} busy slot${busySlots === 1 ? '' : 's'} fail` : 'It runs no task now'}
         ; each job with tasks on it restarts from its latest checkpoint if its restart strategy allows, and fails otherwise.
+        The outcome below says which, from each job's restart strategy.
       </p>
       <div className="confirm__actions">
         <button type="button" className="button button--tiny button--danger" disabled={killing} onClick={() => void onKill()}>
