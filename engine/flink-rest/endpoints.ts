@@ -30,6 +30,12 @@ export const endpoints = {
   vertexWatermarks: get('/jobs/:jobid/vertices/:vertexid/watermarks', 'MetricCollectionResponseBody', schemas.MetricCollection),
   taskManagers: get('/taskmanagers', 'TaskManagersInfo', schemas.TaskManagersInfo),
   jobCheckpoints: get('/jobs/:jobid/checkpoints', 'CheckpointingStatistics', schemas.CheckpointingStatistics),
+  checkpointDetails: get('/jobs/:jobid/checkpoints/details/:checkpointid', 'CheckpointStatistics', schemas.CheckpointStatistics),
+  checkpointSubtaskDetails: get(
+    '/jobs/:jobid/checkpoints/details/:checkpointid/subtasks/:vertexid',
+    'TaskCheckpointStatisticsWithSubtaskDetails',
+    schemas.TaskCheckpointStatisticsWithSubtaskDetails,
+  ),
   subtaskMetricsAggregated: get(
     '/jobs/:jobid/vertices/:vertexid/subtasks/metrics',
     'AggregatedMetricsResponseBody',

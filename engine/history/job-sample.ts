@@ -42,7 +42,10 @@ export interface SubtaskColumns {
   rates: Record<RateColumn, Float32Array>;
   /** Epoch ms of the current input watermark; NaN when there is none (yet). */
   watermark: Float64Array;
-  /** Checkpointed state size (bytes) of the subtask in the job's last completed checkpoint; NaN when unknown. */
+  /**
+   * State size (bytes) of the subtask in the job's last completed checkpoint (Flink's full `state_size`, from the
+   * checkpoint's per-subtask details); NaN when unknown.
+   */
   checkpointedBytes: Float64Array;
   /** Execution attempt: a new attempt restarts every counter from zero. */
   attempt: Int32Array;

@@ -221,7 +221,7 @@ describe.each(['manual', 'real'] as const)('the REST API against the official Fl
 
   it("the console's own client schemas accept every response it reads", async () => {
     const job = handle.engine.cluster.jobs.get(ids.running)!;
-    const params: Record<string, string> = { jobid: ids.running, vertexid: job.vertices[1].jobVertex.id };
+    const params: Record<string, string> = { jobid: ids.running, vertexid: job.vertices[1].jobVertex.id, checkpointid: String(checkpointId) };
     for (const [name, endpoint] of Object.entries(endpoints)) {
       const url = endpoint.path.replace(/:([a-z]+)/g, (_, p: string) => params[p]);
       const query = name === 'subtaskMetricsAggregated' ? '?get=busyTimeMsPerSecond,backPressuredTimeMsPerSecond&agg=min,max,avg,sum' : '';
