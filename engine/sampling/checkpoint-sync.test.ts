@@ -31,7 +31,7 @@ beforeAll(async () => {
   });
   jobId = [...handle.engine.cluster.jobs.keys()][0];
   handle.engine.advance(25_000); // checkpoints 1 and 2 completed
-});
+}, 60_000);
 
 afterAll(async () => {
   await handle?.close();
@@ -92,7 +92,7 @@ describe('the checkpoint history of a watched job', () => {
       expect.stringMatching(/^The job restored checkpoint 3 at .* from file:/),
     ]);
     await store.close();
-  });
+  }, 60_000);
 
   it('keeps both runs when a JobManager failover resets the statistics, and marks an in-progress checkpoint that vanished as unknown', async () => {
     const store = HistoryStore.open(dirs.make());
