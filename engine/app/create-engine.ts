@@ -10,6 +10,10 @@ import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
+import type { JobWatch } from '../contracts/engine-api.ts';
+import { checkpointDetail, jobCheckpoints } from '../history/views/checkpoint-views.ts';
+import { jobMetricsHistory } from '../history/views/metrics-history.ts';
+import { recordedJobGraph, recordedJobs } from '../history/views/recorded-jobs.ts';
 
 export interface EngineDeps {
   clusterStore: ClusterStore;
@@ -159,8 +163,53 @@ export function createEngine(deps: EngineDeps): Engine {
       return existing ? { ...(await watcher.watch(clusterId, jobId, { pinned: false })) } : null;
     },
 
+    // The history: read from the store only, so it answers for jobs and clusters that are gone.
+
+    async getJobCheckpoints(clusterId, jobId, limit) {
+      const id = requireId(jobId, 'job');
+      return jobCheckpoints(deps.history, requireText(clusterId, 'cluster id'), id, requireWhole(limit ?? 60, 'limit', 1, 1000), watchOf(clusterId, id));
+    },
+
+    async getCheckpointDetail(clusterId, jobId, checkpointId, triggerTimestamp) {
+      const id = requireId(jobId, 'job');
+      return checkpointDetail(deps.history, requireText(clusterId, 'cluster id'), id, requireWhole(checkpointId, 'checkpoint id', 0), requireWhole(triggerTimestamp, 'trigger timestamp', 0));
+    },
+
+    async getJobMetricsHistory(clusterId, jobId, windowMs, to) {
+      const span = requireWhole(windowMs, 'window', 1_000, 7 * 24 * 3600_000);
+      const end = to === undefined || to === null ? Date.now() : requireWhole(to, 'window end', 0);
+      return jobMetricsHistory(deps.history, requireText(clusterId, 'cluster id'), requireId(jobId, 'job'), end - span, end);
+    },
+
+    async listRecordedJobs(clusterId) {
+      const cluster = requireText(clusterId, 'cluster id');
+      return recordedJobs(deps.history, cluster, (jobId) => watchOf(cluster, jobId));
+    },
+
+    async getRecordedJob(clusterId, jobId) {
+      const id = requireId(jobId, 'job');
+      return recordedJobGraph(deps.history, requireText(clusterId, 'cluster id'), id, watchOf(clusterId, id));
+    },
+
     close: () => watcher.stop(),
   };
+
+  function watchOf(clusterId: string, jobId: string): JobWatch | null {
+    const watch = deps.history.watches.get(clusterId, jobId);
+    return watch ? { ...watch } : null;
+  }
+}
+
+function requireText(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value === '') throw new EngineError('invalid-input', `The ${what} is missing.`);
+  return value;
+}
+
+function requireWhole(value: unknown, what: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new EngineError('invalid-input', `The ${what} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
+  }
+  return value;
 }
 
 /** Flink ids are 32 hex characters; anything else would only produce a confusing 404. */

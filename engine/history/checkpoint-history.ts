@@ -156,6 +156,11 @@ export class CheckpointHistory {
     );
   }
 
+  /** How many checkpoints of the job the history keeps. */
+  count(clusterId: string, jobId: string): number {
+    return this.table.getKeysCount({ start: [clusterId, jobId, -Infinity, -Infinity], end: [clusterId, jobId, Infinity, Infinity] });
+  }
+
   /** The newest checkpoint with this id (ids restart after a JobManager loses its state). */
   get(clusterId: string, jobId: string, id: number): CheckpointRecord | undefined {
     for (const { value } of this.table.getRange({ start: [clusterId, jobId, Infinity, Infinity], end: [clusterId, jobId, -Infinity, -Infinity], reverse: true })) {

@@ -112,6 +112,11 @@ export class SampleLog {
     return [...this.headTable.getRange({ start: [clusterId, jobId, from], end: [clusterId, jobId, to + 1] })].map((e) => e.value);
   }
 
+  /** The newest sample's head (names, states, edges) without decoding any column. */
+  latestHead(clusterId: string, jobId: string): SampleHead | undefined {
+    return first(this.headTable.getRange({ start: [clusterId, jobId, Infinity], end: [clusterId, jobId, -Infinity], reverse: true, limit: 1 }));
+  }
+
   /** The newest sample of a job, with its columns. */
   latest(clusterId: string, jobId: string): JobSample | undefined {
     const head = first(this.headTable.getRange({ start: [clusterId, jobId, Infinity], end: [clusterId, jobId, -Infinity], reverse: true, limit: 1 }));
