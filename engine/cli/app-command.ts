@@ -1,16 +1,16 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { createEngine } from '../app/create-engine.ts';
 import { localEngineCluster } from '../app/local-engine-cluster.ts';
-import { startLocalEngineProcess } from '../app/local-engine-process.ts';
+import { localEngineArgs, startLocalEngineProcess } from '../app/local-engine-process.ts';
 import { startWebServer } from '../app/web-server.ts';
 import { MemorySecretStore } from '../clusters/secret-store.ts';
 import { CliError, EXIT } from './cli-error.ts';
-import { openClusterStore, openHistoryStore } from './data-dir.ts';
+import { appDataDir, openClusterStore, openHistoryStore } from './data-dir.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'engine/cli/flink-ops.mjs');
@@ -26,7 +26,7 @@ export function registerAppCommand(program: Command): void {
     .description('Start the console: Electron when its binary is installed, else web mode on 127.0.0.1')
     .option('--web', 'serve the UI to a browser even if Electron is available')
     .option('--port <port>', 'web mode port (0 = any free port)', '0')
-    .option('--data-dir <dir>', 'folder of the saved cluster list (default: the app\'s own)')
+    .option('--data-dir <dir>', 'folder of the saved cluster list, the history and the local engine\'s checkpoints (default: the app\'s own)')
     .option('--engine-scenario <name>', 'scenario of the bundled local engine', 'hot-tenant')
     .option('--no-local-engine', 'do not start the bundled local engine')
     .action(async (options: AppOptions) => {
@@ -69,9 +69,8 @@ interface AppOptions {
 }
 
 async function runWebMode(port: number, options: AppOptions): Promise<void> {
-  const localEngine = options.localEngine
-    ? await startLocalEngineProcess({ binPath: BIN, args: ['--scenario', options.engineScenario] })
-    : undefined;
+  const engineRun = options.localEngine ? localEngineArgs(appDataDir(options.dataDir), options.engineScenario) : undefined;
+  const localEngine = engineRun ? await startLocalEngineProcess({ binPath: BIN, args: engineRun.args }) : undefined;
   const engine = createEngine({
     clusterStore: openClusterStore(options.dataDir),
     secretStore: new MemorySecretStore(),
@@ -84,7 +83,11 @@ async function runWebMode(port: number, options: AppOptions): Promise<void> {
   if (localEngine) process.stdout.write(`Local engine (scenario ${options.engineScenario}): ${localEngine.url}\n`);
   process.stdout.write(`Flink Ops Console (web mode): ${server.url}\n`);
   await new Promise<void>((resolve) => {
-    const stop = () => void Promise.all([server.close(), engine.close(), localEngine?.stop()]).then(() => resolve());
+    const stop = () =>
+      void Promise.all([server.close(), engine.close(), localEngine?.stop()]).then(() => {
+        if (engineRun) rmSync(engineRun.checkpointDir, { recursive: true, force: true });
+        resolve();
+      });
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

@@ -3,8 +3,9 @@ import { expect, test } from '../../support/console';
 
 /**
  * Rehearsing a machine loss on the bundled local engine: the kill is confirmed with its impact, fires once even on a
- * double click, and the job fails over as Flink would (the local engine runs without checkpoints by default, so its
- * restart strategy is `none` and the job fails, with the lost TaskManager in its exception history).
+ * double click, and the job fails over as Flink would (the app runs its local engine with checkpoints, so the
+ * restart strategy is exponential-delay, as Flink 2.x's default: the job restarts and runs again, with the lost
+ * TaskManager in its exception history).
  */
 test.use({ withLocalEngine: true });
 
@@ -29,5 +30,12 @@ test('kill a TaskManager of the local engine from the app: confirmed, once, and 
   const history = (await (await fetch(`${engineUrl}/jobs/${jobs[0].jid}/exceptions`)).json()) as { exceptionHistory: { entries: { stacktrace: string }[] } };
   expect(history.exceptionHistory.entries).toHaveLength(1);
   expect(history.exceptionHistory.entries[0].stacktrace).toContain(`TaskManager with id ${victim.id} is no longer reachable`);
-  await expect(cluster.jobRow(jobs[0].jid).getByTestId(testIds.jobs.state)).toHaveText('FAILED', { timeout: 30_000 });
+  // Running again on a new attempt: every subtask restarted.
+  const attempts = async (): Promise<string> => {
+    const job = (await (await fetch(`${engineUrl}/jobs/${jobs[0].jid}`)).json()) as { state: string; vertices: { id: string }[] };
+    const vertex = (await (await fetch(`${engineUrl}/jobs/${jobs[0].jid}/vertices/${job.vertices[0].id}`)).json()) as { subtasks: { status: string; attempt: number }[] };
+    return `${job.state} ${vertex.subtasks.every((s) => s.status === 'RUNNING' && s.attempt >= 1)}`;
+  };
+  await expect.poll(attempts, { timeout: 60_000 }).toBe('RUNNING true');
+  await expect(cluster.jobRow(jobs[0].jid).getByTestId(testIds.jobs.state)).toHaveText('RUNNING', { timeout: 30_000 });
 });
