@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerAppCommand } from './app-command.ts';
+import { registerCheckpointsCommand } from './checkpoints-command.ts';
 import { CliError, EXIT, exitCodeOf } from './cli-error.ts';
 import { registerClusterCommands } from './cluster-commands.ts';
 import { registerEngineCommand } from './engine-command.ts';
@@ -17,6 +18,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerAppCommand(program);
   registerEngineCommand(program);
   registerEngineKillTmCommand(program);
+  registerCheckpointsCommand(program);
   try {
     await program.parseAsync(argv);
     return 0;

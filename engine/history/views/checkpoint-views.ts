@@ -56,6 +56,9 @@ export function jobCheckpoints(history: HistoryStore, clusterId: string, jobId: 
   };
 }
 
+/** A vertex of a checkpoint's detail, before the analysis: its figures, name and subtask rows. */
+export type CheckpointDetailVertex = CheckpointDetail['vertices'][number];
+
 /** One checkpoint's details and outliers, from the history. */
 export function checkpointDetail(history: HistoryStore, clusterId: string, jobId: string, checkpointId: number, triggerTimestamp: number): CheckpointDetail {
   const record = history.checkpoints.find(clusterId, jobId, triggerTimestamp, checkpointId);
@@ -63,25 +66,39 @@ export function checkpointDetail(history: HistoryStore, clusterId: string, jobId
     throw new EngineError('not-found', `The history has no checkpoint ${checkpointId} triggered at ${new Date(triggerTimestamp).toISOString()} for job ${jobId}.`);
   }
   const head = history.samples.latestHead(clusterId, jobId);
-  const names = new Map(head?.vertices.map((v) => [v.id, v.name]));
-  // Vertices in the job's order (sources first), as the samples list them.
-  const order = new Map(head?.vertices.map((v, i) => [v.id, i]));
-  const vertices = [...(record.vertices ?? [])]
-    .sort((a, b) => (order.get(a.vertexId) ?? Infinity) - (order.get(b.vertexId) ?? Infinity))
-    .map((vertex) => {
-      const columns = history.checkpoints.subtasks(clusterId, jobId, record.triggerTimestamp, record.id, vertex.vertexId);
-      const { subtasksUnavailable, ...figures } = vertex;
-      return {
-        ...figures,
-        name: names.get(vertex.vertexId) ?? vertex.vertexId,
-        subtasks: columns ? checkpointSubtaskRows(columns) : null,
-        subtasksUnavailable: columns ? null : (subtasksUnavailable ?? 'Not kept: per-subtask details are kept for the newest checkpoints only.'),
-      };
-    });
-  const analysed = vertices.map((v) => ({ vertexId: v.vertexId, name: v.name, subtasks: v.subtasks ?? [] }));
+  const vertices = (record.vertices ?? []).map((vertex): CheckpointDetailVertex => {
+    const columns = history.checkpoints.subtasks(clusterId, jobId, record.triggerTimestamp, record.id, vertex.vertexId);
+    const { subtasksUnavailable, ...figures } = vertex;
+    return {
+      ...figures,
+      name: vertex.vertexId,
+      subtasks: columns ? checkpointSubtaskRows(columns) : null,
+      subtasksUnavailable: columns ? null : (subtasksUnavailable ?? 'Not kept: per-subtask details are kept for the newest checkpoints only.'),
+    };
+  });
+  return detailView(clusterId, jobId, record, vertices, head?.vertices ?? []);
+}
+
+/**
+ * Pure: a checkpoint's record and vertices → its detail, vertices named and in the job's order (sources first) from
+ * `jobVertices` (a sample's or the job details'), with the subtasks that stood out and the one-sentence finding.
+ */
+export function detailView(
+  clusterId: string,
+  jobId: string,
+  record: CheckpointRecord,
+  vertices: CheckpointDetailVertex[],
+  jobVertices: Array<{ id: string; name: string }>,
+): CheckpointDetail {
+  const names = new Map(jobVertices.map((v) => [v.id, v.name]));
+  const order = new Map(jobVertices.map((v, i) => [v.id, i]));
+  const named = vertices
+    .map((v) => ({ ...v, name: names.get(v.vertexId) ?? v.name }))
+    .sort((a, b) => (order.get(a.vertexId) ?? Infinity) - (order.get(b.vertexId) ?? Infinity));
+  const analysed = named.map((v) => ({ vertexId: v.vertexId, name: v.name, subtasks: v.subtasks ?? [] }));
   const outliers = findCheckpointOutliers(analysed);
   const finding = record.vertices
     ? checkpointFinding(outliers, analysed)
     : (record.detailsUnavailable ?? (record.status === 'IN_PROGRESS' ? 'The checkpoint is still running: its details are fetched once it settles.' : 'Its details have not been fetched yet.'));
-  return { clusterId, jobId, checkpoint: checkpointView(record), vertices, outliers, finding };
+  return { clusterId, jobId, checkpoint: checkpointView(record), vertices: named, outliers, finding };
 }
