@@ -101,6 +101,7 @@ function Page({ route, navigate }: { route: Route; navigate: ReturnType<typeof u
             clusterName={cluster?.name ?? null}
             jobId={route.jobId}
             vertexId={route.vertexId}
+            tab={route.tab ?? null}
             onNavigate={navigate}
           />
         </Suspense>

@@ -26,6 +26,7 @@ describe('parseHash', () => {
       vertexId: 'v9',
     });
     expect(parseHash('#/clusters/c1/jobs/abc?vertex=')).toMatchObject({ vertexId: null });
+    expect(parseHash('#/clusters/c1/jobs/abc?tab=checkpoints')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null, tab: 'checkpoints' });
   });
 
   it('decodes encoded ids', () => {
@@ -47,6 +48,8 @@ describe('formatRoute', () => {
     { page: 'cluster', clusterId: 'c/1' },
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: null },
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v&1' },
+    { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: null, tab: 'checkpoints' },
+    { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v1', tab: 'metrics' },
   ];
 
   it.each(routes)('round-trips %j', (route) => {

@@ -8,13 +8,14 @@
  *   #/clusters/<id>                     overview + jobs
  *   #/clusters/<id>/jobs/<jobId>        job graph
  *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>   job graph with a vertex's subtasks open
+ *   #/clusters/<id>/jobs/<jobId>?tab=<tab>          another tab of the job page (checkpoints, metrics, ...)
  */
 export type Route =
   | { page: 'home' }
   | { page: 'add-cluster' }
   | { page: 'edit-cluster'; clusterId: string }
   | { page: 'cluster'; clusterId: string }
-  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null }
+  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null; /** A job page tab other than the graph. */ tab?: string }
   | { page: 'unknown'; hash: string };
 
 export function parseHash(hash: string): Route {
@@ -40,7 +41,8 @@ export function parseHash(hash: string): Route {
   if (segments.length === 3 && segments[2] === 'jobs') return { page: 'cluster', clusterId };
   if (segments.length === 4 && segments[2] === 'jobs') {
     const vertex = query.get('vertex');
-    return { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null };
+    const tab = query.get('tab');
+    return { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null, ...(tab ? { tab } : {}) };
   }
   return { page: 'unknown', hash };
 }
@@ -58,7 +60,8 @@ export function formatRoute(route: Route): string {
       return `#/clusters/${enc(route.clusterId)}`;
     case 'job': {
       const base = `#/clusters/${enc(route.clusterId)}/jobs/${enc(route.jobId)}`;
-      return route.vertexId ? `${base}?vertex=${enc(route.vertexId)}` : base;
+      const query = [route.vertexId ? `vertex=${enc(route.vertexId)}` : '', route.tab ? `tab=${enc(route.tab)}` : ''].filter(Boolean).join('&');
+      return query ? `${base}?${query}` : base;
     }
     case 'unknown':
       return route.hash.startsWith('#') ? route.hash : `#${route.hash}`;

@@ -1,11 +1,10 @@
 import { useCallback, type ReactNode } from 'react';
-import type { JobGraph } from '../../../engine/contracts/engine-api';
+import type { JobGraph, RecordedJobGraph } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import { useClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
 import { PollErrorBanner } from '../../components/ErrorBanner';
-import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { isNotFound } from '../../components/errors';
 import { formatDuration } from '../../components/format';
 import { Freshness } from '../../components/Freshness';
@@ -14,22 +13,28 @@ import { StateBadge } from '../../components/StateBadge';
 import { useNow } from '../../components/useNow';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
+import { RecordingBanner } from '../history/RecordingBanner';
+import { WatchToggle } from '../history/WatchToggle';
 import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
-import { SubtasksPanel } from '../subtasks/SubtasksPanel';
-import { JobGraphCanvas } from './JobGraphCanvas';
-import { useGraphLayout } from './useGraphLayout';
+import { JOB_TABS } from './jobTabs';
+import { JobTabs } from './JobTabs';
 
 export interface JobPageProps {
   clusterId: string;
   clusterName: string | null;
   jobId: string;
   vertexId: string | null;
+  /** The selected tab; null = the graph. */
+  tab: string | null;
   onNavigate: (route: Route, options?: { replace?: boolean }) => void;
 }
 
-/** One job: header, the graph (laid out once per structure), and the selected vertex's subtasks. */
-export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }: JobPageProps): ReactNode {
+/**
+ * One job: header and tabs (graph, metrics over time, checkpoints, ...). When the cluster no longer has the job, or
+ * does not answer, the page shows the console's recording of it instead, and says so.
+ */
+export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, onNavigate }: JobPageProps): ReactNode {
   const { api } = useEngine();
   const refresh = useClusterRefresh(clusterId);
   useClusterFloor(clusterId, refresh.minMs);
@@ -39,20 +44,23 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
     refreshSignal: refresh.refreshSignal,
     stopWhen: isNotFound,
   });
-  const graph = poll.data;
-  const { layout, structureKey } = useGraphLayout(graph);
+  const gone = isNotFound(poll.error);
+  // The recording is asked for only when the cluster cannot give the job (it forgot it, or does not answer).
+  const wantRecording = gone || (poll.error != null && poll.data == null);
+  const recordingPoll = usePolling<RecordedJobGraph | null>(
+    () => (wantRecording ? api.getRecordedJob(clusterId, jobId) : Promise.resolve(null)),
+    wantRecording ? refresh.intervalMs : null,
+    { key: `${clusterId}/${jobId}/${wantRecording}`, paused: refresh.paused, refreshSignal: refresh.refreshSignal },
+  );
+  const recording = wantRecording ? (recordingPoll.data ?? null) : null;
+  const recorded = recording != null && (gone || poll.data == null);
+  const graph = recorded ? recording.graph : (poll.data ?? null);
   const jobsHref = hrefFor({ page: 'cluster', clusterId });
 
-  const onSelectVertex = useCallback(
-    (id: string) => onNavigate({ page: 'job', clusterId, jobId, vertexId: id }, { replace: true }),
-    [onNavigate, clusterId, jobId],
+  const onSelectTab = useCallback(
+    (id: string) => onNavigate({ page: 'job', clusterId, jobId, vertexId, ...(id === JOB_TABS[0].id ? {} : { tab: id }) }, { replace: true }),
+    [onNavigate, clusterId, jobId, vertexId],
   );
-  const onCloseSubtasks = useCallback(
-    () => onNavigate({ page: 'job', clusterId, jobId, vertexId: null }, { replace: true }),
-    [onNavigate, clusterId, jobId],
-  );
-  const gone = isNotFound(poll.error);
-  const selected = graph?.vertices.find((v) => v.id === vertexId) ?? null;
 
   return (
     <div className="job-page" data-testid={testIds.jobGraph.page}>
@@ -65,18 +73,24 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
             {graph?.name ?? (gone ? 'Job not found' : 'Loading job…')}
           </h1>
           {graph ? <StateBadge state={graph.state} testId={testIds.jobGraph.state} /> : null}
+          {recorded ? <span className="badge badge--pending">Recording</span> : null}
         </div>
         <div className="job-header__facts">
           <code className="mono small" title="Job ID">
             {jobId}
           </code>
-          {graph ? <JobFacts graph={graph} fetchedAt={poll.updatedAt} /> : null}
-          <Freshness updatedAt={poll.updatedAt} loading={poll.loading} stale={poll.stale} />
+          {graph && !recorded ? <JobFacts graph={graph} fetchedAt={poll.updatedAt} /> : null}
+          {!recorded ? <Freshness updatedAt={poll.updatedAt} loading={poll.loading} stale={poll.stale} /> : null}
         </div>
-        <RefreshControl refresh={refresh} />
+        <div className="job-header__actions">
+          <WatchToggle clusterId={clusterId} jobId={jobId} jobName={graph?.name ?? null} disabled={gone || recorded} />
+          <RefreshControl refresh={refresh} />
+        </div>
       </header>
 
-      {gone ? (
+      {recorded ? (
+        <RecordingBanner recording={recording.recording} gone={gone} error={poll.error} jobsHref={jobsHref} />
+      ) : gone ? (
         <section className="panel not-found" role="alert" data-testid={testIds.jobGraph.notFound}>
           <h2>This job is no longer on the cluster</h2>
           <p>
@@ -97,42 +111,22 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
         <PollErrorBanner poll={poll} context="Refreshing the job graph failed" />
       )}
 
-      <ErrorBoundary panel="The job graph" resetKey={`${clusterId}/${jobId}`}>
-        <section className={`panel graph-panel${vertexId ? ' graph-panel--with-subtasks' : ''}${poll.stale ? ' is-stale' : ''}`} aria-label="Job graph">
-          {graph && layout ? (
-            <JobGraphCanvas
-              key={structureKey ?? ''}
-              graph={graph}
-              layout={layout}
-              selectedVertexId={vertexId}
-              onSelectVertex={onSelectVertex}
-            />
-          ) : graph ? (
-            <div className="graph-placeholder" data-testid={testIds.jobGraph.layouting}>
-              Laying out {graph.vertices.length} vertices…
-            </div>
-          ) : !poll.error ? (
-            <div className="graph-placeholder">Loading the job graph…</div>
-          ) : (
-            <div className="graph-placeholder">No graph to show.</div>
-          )}
-        </section>
-      </ErrorBoundary>
-
-      {vertexId ? (
-        <ErrorBoundary panel="The subtasks table" resetKey={vertexId}>
-          <SubtasksPanel
-            clusterId={clusterId}
-            jobId={jobId}
-            vertexId={vertexId}
-            vertexName={selected?.name ?? null}
-            refresh={refresh}
-            onClose={onCloseSubtasks}
-          />
-        </ErrorBoundary>
-      ) : graph && layout ? (
-        <p className="hint">Click a vertex to see its subtasks.</p>
-      ) : null}
+      <JobTabs
+        tabs={JOB_TABS}
+        active={tab ?? JOB_TABS[0].id}
+        onSelect={onSelectTab}
+        props={{
+          clusterId,
+          jobId,
+          vertexId,
+          graph,
+          recorded,
+          stale: poll.stale && !recorded,
+          failed: graph == null && poll.error != null && !recordingPoll.loading,
+          refresh,
+          onNavigate,
+        }}
+      />
     </div>
   );
 }

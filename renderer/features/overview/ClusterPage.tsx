@@ -5,6 +5,7 @@ import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { RefreshControl } from '../../components/RefreshControl';
+import { RecordedJobsPanel } from '../history/RecordedJobsPanel';
 import { JobsPanel } from '../jobs/JobsPanel';
 import { TaskManagersPanel } from '../taskmanagers/TaskManagersPanel';
 import { OverviewPanel } from './OverviewPanel';
@@ -45,6 +46,9 @@ export function ClusterPage({
       </ErrorBoundary>
       <ErrorBoundary panel="The jobs table" resetKey={clusterId}>
         <JobsPanel clusterId={clusterId} refresh={refresh} onNavigate={onNavigate} />
+      </ErrorBoundary>
+      <ErrorBoundary panel="The recorded jobs" resetKey={clusterId}>
+        <RecordedJobsPanel clusterId={clusterId} refresh={refresh} />
       </ErrorBoundary>
       <ErrorBoundary panel="The TaskManagers table" resetKey={clusterId}>
         <TaskManagersPanel clusterId={clusterId} canKill={cluster?.builtIn === true} refresh={refresh} />
