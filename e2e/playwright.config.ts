@@ -41,5 +41,7 @@ export default defineConfig({
   projects: [
     { name: 'web', testDir: path.join(ROOT, 'e2e/specs/web') },
     { name: 'flink', testDir: path.join(ROOT, 'e2e/specs/flink'), timeout: 180_000 },
+    // Kills a TaskManager and stops and starts the whole real cluster: run last (`npm run test:flink` does).
+    { name: 'flink-disruptive', testDir: path.join(ROOT, 'e2e/specs/flink-disruptive'), timeout: 600_000 },
   ],
 });

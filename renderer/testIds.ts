@@ -106,5 +106,6 @@ export const testIds = {
     window: 'metrics-history-window',
     vertexChart: (vertexId: string) => `metrics-history-vertex-${vertexId}`,
     empty: 'metrics-history-empty',
+    events: 'metrics-history-events',
   },
 } as const;

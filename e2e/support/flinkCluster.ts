@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './paths';
 
@@ -74,4 +75,21 @@ export function operatorNames(description: string): string[] {
         .trim(),
     )
     .filter((part) => part.length > 0);
+}
+
+/** Runs `e2e/flink/flink.sh <command> --version <v> …` to the end, failing with its output. */
+export function runFlinkScript(command: 'up' | 'down', version: string, extra: string[] = []): string {
+  const result = spawnSync('bash', [path.join(ROOT, 'e2e/flink/flink.sh'), command, '--version', version, ...extra], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
+  if (result.status !== 0) throw new Error(`flink.sh ${command} failed (${result.status ?? result.signal}):\n${result.stderr}`);
+  return result.stdout.trim();
+}
+
+/** The process ids of the running cluster's TaskManagers (from the run's pid files). */
+export function taskManagerPids(version: string): number[] {
+  const dir = path.join(ROOT, '.cache/flink', version, 'run/pid');
+  return readdirSync(dir)
+    .filter((f) => /taskexecutor.*\.pid$/.test(f))
+    .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n'))
+    .map(Number)
+    .filter((pid) => Number.isInteger(pid) && pid > 0);
 }

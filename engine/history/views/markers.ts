@@ -12,8 +12,8 @@ const KIND: Partial<Record<HistoryEvent['kind'], HistoryMarker['kind']>> = {
 };
 
 /**
- * Pure: a job's events → what its charts mark. A gap is one marker from `gap-started` to `gap-ended` (open while it
- * lasts); the other events are instants. Markers overlapping `[from, to]` are kept.
+ * Pure: a job's events → what its charts mark. A gap is one marker from `gap-started` to `gap-ended` (or to the end
+ * of sampling: the job gone, the watch stopped; open while it lasts); the other events are instants. Markers overlapping `[from, to]` are kept.
  */
 export function markersOf(events: HistoryEvent[], from = -Infinity, to = Infinity): HistoryMarker[] {
   const markers: HistoryMarker[] = [];
@@ -27,6 +27,11 @@ export function markersOf(events: HistoryEvent[], from = -Infinity, to = Infinit
       if (gap) markers.push({ ...gap, until: event.t });
       gap = undefined;
       continue;
+    }
+    // Sampling ended (the job is gone, or nobody watches it any more): an open gap ends there.
+    if (gap && (event.kind === 'job-gone' || event.kind === 'watch-stopped')) {
+      markers.push({ ...gap, until: event.t });
+      gap = undefined;
     }
     const kind = KIND[event.kind];
     if (kind) markers.push({ t: event.t, kind, message: event.message });

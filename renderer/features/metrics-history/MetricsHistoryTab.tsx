@@ -96,6 +96,7 @@ export function MetricsHistoryTab({ clusterId, jobId, refresh }: JobTabProps): R
               <VertexChart key={v.vertexId} vertex={v} from={data.from} to={data.to} markers={data.markers} />
             ))}
           </div>
+          <MarkerList markers={data.markers} />
           {data.vertices.length > FIRST_VERTICES ? (
             <button type="button" className="button button--small" onClick={() => setShowAll((s) => !s)}>
               {showAll ? `Show the ${FIRST_VERTICES} busiest` : `Show all ${data.vertices.length} vertices`}
@@ -147,5 +148,34 @@ function VertexChart({ vertex, from, to, markers }: { vertex: VertexMetricSeries
         </LineChart>
       </ResponsiveContainer>
     </figure>
+  );
+}
+
+const MARKER_LABEL: Record<HistoryMarker['kind'], string> = {
+  gap: 'no samples',
+  restart: 'restart',
+  failover: 'JobManager failover',
+  restored: 'restored',
+  state: 'state',
+  gone: 'job gone',
+  watch: 'watch',
+};
+
+/** What happened in the window, in words: the markers on the charts, listed. */
+function MarkerList({ markers }: { markers: HistoryMarker[] }): ReactNode {
+  const shown = markers.filter((m) => m.kind !== 'watch');
+  if (shown.length === 0) return null;
+  return (
+    <section className="history-events" aria-label="Events in this window" data-testid={testIds.metricsHistory.events}>
+      <h3 className="chart-title">Events in this window</h3>
+      <ul className="small">
+        {shown.map((m) => (
+          <li key={`${m.kind}-${m.t}`} data-kind={m.kind}>
+            <span className="mono">{clockTime(m.t)}</span>
+            {m.kind === 'gap' ? ` → ${m.until == null ? 'now' : clockTime(m.until)}` : ''} <strong>{MARKER_LABEL[m.kind]}</strong>: {m.message}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
