@@ -108,6 +108,11 @@ describe('the checkpoint history of a watched job', () => {
     expect(history).toEqual(['1:COMPLETED', '2:COMPLETED', '3:COMPLETED', '4:COMPLETED:savepoint', '5:COMPLETED:savepoint', '6:COMPLETED', '7:UNKNOWN', '1:FAILED', '2:IN_PROGRESS']);
     expect(store.checkpoints.get('c1', 'a'.repeat(32), 7)?.failureMessage).toMatch(/outcome is unknown/);
     expect(client.stats.requests).toBe(0);
+
+    // The job gone from the cluster: the checkpoint still running will never report a result.
+    await sync.jobGone(3_000);
+    expect(store.checkpoints.list('c1', 'a'.repeat(32)).filter((c) => c.status === 'IN_PROGRESS')).toEqual([]);
+    expect(store.checkpoints.list('c1', 'a'.repeat(32)).at(-1)).toMatchObject({ id: 2, status: 'UNKNOWN', failureMessage: expect.stringMatching(/left the cluster/) });
     await store.close();
   });
 });

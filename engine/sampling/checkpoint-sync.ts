@@ -86,6 +86,15 @@ export class CheckpointSync {
     return outcome;
   }
 
+  /** The job is gone from the cluster: its checkpoints still in progress will never report a result. */
+  async jobGone(now: number): Promise<void> {
+    const unfinished = this.history.checkpoints
+      .recent(this.clusterId, this.jobId, 50)
+      .filter((record) => record.status === 'IN_PROGRESS')
+      .map((record) => ({ ...record, status: 'UNKNOWN', failureMessage: 'The job left the cluster before this checkpoint finished: its outcome is unknown.', updatedAt: now }));
+    await this.history.checkpoints.putMany(this.clusterId, this.jobId, unfinished);
+  }
+
   /** In-progress checkpoints the JobManager no longer lists: no result will come (its statistics were reset). */
   private vanished(listed: Set<string>, now: number): CheckpointRecord[] {
     return this.history.checkpoints

@@ -218,6 +218,7 @@ export class JobWatcher {
     const t = this.now();
     if (info.kind === 'not-found' && info.status === 404) {
       await this.record({ clusterId, jobId, t, kind: 'job-gone', message: `The cluster no longer knows the job (${info.message}); its history stays viewable.` });
+      await state.checkpoints.jobGone(t);
       await this.unwatch(clusterId, jobId, 'The job is gone from the cluster.');
       return;
     }

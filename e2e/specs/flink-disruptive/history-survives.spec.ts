@@ -2,7 +2,7 @@ import path from 'node:path';
 import { testIds } from '../../../renderer/testIds';
 import { CheckpointsTab } from '../../pages/CheckpointsTab';
 import { expect, test } from '../../support/console';
-import { flinkVersion, readFlinkCluster, runFlinkScript, taskManagerPids } from '../../support/flinkCluster';
+import { flinkVersion, readFlinkCluster, runFlinkScript, taskManagerPidRunning } from '../../support/flinkCluster';
 import { ROOT } from '../../support/paths';
 
 /**
@@ -13,8 +13,10 @@ import { ROOT } from '../../support/paths';
  */
 test('the history survives a TaskManager loss and a restart of the whole cluster', async ({ app, page }) => {
   const version = flinkVersion();
+  const restPort = new URL(readFlinkCluster().restUrl).port;
+  // A whole cluster to start from (an earlier run may have left one TaskManager short): `up` keeps a healthy one.
+  runFlinkScript('up', version, ['--rest-port', restPort]);
   const cluster = readFlinkCluster();
-  const restPort = new URL(cluster.restUrl).port;
 
   const form = await app.openAddCluster();
   await form.fill({ name: 'test-flink', url: cluster.restUrl });
@@ -33,8 +35,7 @@ test('the history survives a TaskManager loss and a restart of the whole cluster
   }).toPass({ timeout: 120_000, intervals: [5_000] });
 
   // A TaskManager lost: the job restarts (fixed-delay) on the slots left, and the history marks it.
-  const [victim] = taskManagerPids(version);
-  process.kill(victim, 'SIGKILL');
+  process.kill(await taskManagerPidRunning(cluster), 'SIGKILL');
   await jobPage.openTab('metrics');
   const events = page.getByTestId(testIds.metricsHistory.events);
   await expect(async () => {

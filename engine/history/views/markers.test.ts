@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '../event-log.ts';
 import { markersOf } from './markers.ts';
 
-const at = (t: number, kind: HistoryEvent['kind'], message = kind): HistoryEvent => ({ clusterId: 'c', jobId: 'j', t, kind, message });
+const at = (t: number, kind: HistoryEvent['kind'], message: string = kind): HistoryEvent => ({ clusterId: 'c', jobId: 'j', t, kind, message });
 
 describe('chart markers from a job\'s events', () => {
   it('makes one gap of a start and an end, and marks restarts and failovers as instants', () => {

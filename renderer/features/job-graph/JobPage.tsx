@@ -72,6 +72,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, onNaviga
           <h1 className="page-title" data-testid={testIds.jobGraph.name} title={graph?.name ?? jobId}>
             {graph?.name ?? (gone ? 'Job not found' : 'Loading job…')}
           </h1>
+          {recorded ? <span className="muted small">last seen</span> : null}
           {graph ? <StateBadge state={graph.state} testId={testIds.jobGraph.state} /> : null}
           {recorded ? <span className="badge badge--pending">Recording</span> : null}
         </div>
