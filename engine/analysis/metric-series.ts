@@ -1,4 +1,4 @@
-import type { VertexSample } from '../history/job-sample.ts';
+import { rollupOf, type VertexRollup, type VertexSample } from '../history/job-sample.ts';
 
 /** One vertex at one sample: its subtasks' figures aggregated (null when no subtask had the figure). */
 export interface VertexPoint {
@@ -15,32 +15,13 @@ export interface VertexPoint {
 const FIGURES = ['busyMax', 'busyAvg', 'backPressuredMax', 'backPressuredAvg', 'idleAvg', 'recordsInPerSecond', 'recordsOutPerSecond'] as const;
 
 /** Pure: a vertex's per-subtask rates at one sample → max, average or sum over its subtasks (missing = skipped, never 0). */
-export function vertexPointOf(t: number, vertex: VertexSample): VertexPoint {
-  const rates = vertex.subtasks?.rates;
-  const stats = (column: Float32Array | undefined) => {
-    let max = -Infinity;
-    let sum = 0;
-    let n = 0;
-    for (const v of column ?? []) {
-      if (!Number.isFinite(v)) continue;
-      if (v > max) max = v;
-      sum += v;
-      n += 1;
-    }
-    return n === 0 ? { max: null, avg: null, sum: null } : { max, avg: sum / n, sum };
-  };
-  const busy = stats(rates?.busyTimeMsPerSecond);
-  const backPressured = stats(rates?.backPressuredTimeMsPerSecond);
-  return {
-    t,
-    busyMax: busy.max,
-    busyAvg: busy.avg,
-    backPressuredMax: backPressured.max,
-    backPressuredAvg: backPressured.avg,
-    idleAvg: stats(rates?.idleTimeMsPerSecond).avg,
-    recordsInPerSecond: stats(rates?.recordsInPerSecond).sum,
-    recordsOutPerSecond: stats(rates?.recordsOutPerSecond).sum,
-  };
+export function vertexPointOf(t: number, vertex: Pick<VertexSample, 'subtasks'>): VertexPoint {
+  return { t, ...rollupOf(vertex) };
+}
+
+/** A point from a stored rollup (the sample's head): the same figures, without decoding the columns. */
+export function vertexPointOfRollup(t: number, rollup: VertexRollup): VertexPoint {
+  return { t, ...rollup };
 }
 
 /** A point with no figures: a chart draws a break there. */

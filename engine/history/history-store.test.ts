@@ -7,6 +7,7 @@ import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { HISTORY_SCHEMA_VERSION, HistoryStore } from './history-store.ts';
 import type { CheckpointRecord } from './checkpoint-history.ts';
 import { SUBTASK_ACKNOWLEDGED, SUBTASK_UNALIGNED, checkpointSubtaskRows, emptyCheckpointSubtasks } from './checkpoint-subtasks.ts';
+import { rollupOf } from './job-sample.ts';
 import { encodeVertexSample } from './sample-codec.ts';
 import { syntheticSample, vertexId } from './testing/sample-fixtures.ts';
 
@@ -32,6 +33,16 @@ describe('samples', () => {
     expect(store.samples.latest('c1', JOB)?.t).toBe(3_000);
     expect(store.samples.jobs('c1')).toEqual([expect.objectContaining({ jobId: JOB, samples: 3, firstSampleAt: 1_000, lastSampleAt: 3_000 })]);
     expect(store.samples.jobs('c2')).toEqual([]);
+    await store.close();
+  });
+
+  it('keep each vertex\'s rollup in the head, so a time axis reads no column', async () => {
+    const store = HistoryStore.open(dirs.make(), { now: () => 10_000 });
+    const sample = syntheticSample({ t: 1_000 });
+    await store.samples.append(sample);
+    const [head] = store.samples.heads('c1', JOB, 0, 2_000);
+    expect(head.vertices.map((v) => v.rollup)).toEqual(sample.vertices.map((v) => rollupOf(v)));
+    expect(head.vertices[1].rollup).toMatchObject({ busyMax: 8, recordsInPerSecond: 10 });
     await store.close();
   });
 

@@ -1,11 +1,12 @@
 import type { Database, RootDatabase } from 'lmdb';
 import type { HistoryRetention } from './history-store.ts';
-import type { JobSample, VertexSample } from './job-sample.ts';
+import { rollupOf, type JobSample, type VertexRollup, type VertexSample } from './job-sample.ts';
 import { decodeVertexSample, encodeVertexSample } from './sample-codec.ts';
 
 /** A sample without its vertices' columns: what a time axis or a job list needs. */
 export type SampleHead = Omit<JobSample, 'vertices' | 'clusterId' | 'jobId'> & {
-  vertices: Array<Omit<VertexSample, 'subtasks'>>;
+  /** Each vertex without its columns, with their rollup (absent in samples stored before rollups were kept). */
+  vertices: Array<Omit<VertexSample, 'subtasks'> & { rollup?: VertexRollup }>;
   /** Encoded bytes of the sample's vertex columns (for the size bound). */
   storedBytes: number;
 };
@@ -55,7 +56,7 @@ export class SampleLog {
       jobName: sample.jobName,
       jobState: sample.jobState,
       jobStartTime: sample.jobStartTime,
-      vertices: sample.vertices.map(({ subtasks: _subtasks, ...rest }) => rest),
+      vertices: sample.vertices.map(({ subtasks, ...rest }) => ({ ...rest, rollup: rollupOf({ subtasks }) })),
       edges: sample.edges,
       taskManagers: sample.taskManagers,
       lastCompletedCheckpointId: sample.lastCompletedCheckpointId,
@@ -199,7 +200,7 @@ function toSample(clusterId: string, jobId: string, head: SampleHead, columnsOf:
     clusterId,
     jobId,
     ...rest,
-    vertices: vertices.map((v) => columnsOf(v.id) ?? { ...v, subtasks: null, unavailable: 'missing from the store' }),
+    vertices: vertices.map(({ rollup: _rollup, ...v }) => columnsOf(v.id) ?? { ...v, subtasks: null, unavailable: 'missing from the store' }),
   };
 }
 

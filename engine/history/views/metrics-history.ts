@@ -1,5 +1,5 @@
 import type { JobMetricsHistory, VertexMetricPoint, VertexMetricSeries } from '../../contracts/engine-api.ts';
-import { gapThresholdMs, seriesOf, vertexPointOf, type VertexPoint } from '../../analysis/metric-series.ts';
+import { gapThresholdMs, seriesOf, vertexPointOf, vertexPointOfRollup, type VertexPoint } from '../../analysis/metric-series.ts';
 import type { HistoryStore } from '../history-store.ts';
 import { markersOf } from './markers.ts';
 
@@ -7,8 +7,8 @@ import { markersOf } from './markers.ts';
 const MAX_POINTS = 240;
 
 /**
- * Busy time and backpressure per vertex over `[from, to]`, from the stored samples: one range read per vertex,
- * aggregated over subtasks, gaps kept as gaps, merged down to a chart's resolution. Plain JSON out.
+ * Busy time and backpressure per vertex over `[from, to]`, from the stored samples' heads (each vertex's rollup over
+ * its subtasks: no column is decoded), gaps kept as gaps, merged down to a chart's resolution. Plain JSON out.
  */
 export function jobMetricsHistory(history: HistoryStore, clusterId: string, jobId: string, from: number, to: number): JobMetricsHistory {
   const heads = history.samples.heads(clusterId, jobId, from, to);
@@ -23,7 +23,11 @@ export function jobMetricsHistory(history: HistoryStore, clusterId: string, jobI
     for (const v of heads[i].vertices) if (!vertexInfo.has(v.id)) vertexInfo.set(v.id, { name: v.name, parallelism: v.parallelism });
   }
   const vertices: VertexMetricSeries[] = [...vertexInfo].map(([vertexId, info]) => {
-    const points: VertexPoint[] = history.samples.vertexWindow(clusterId, jobId, vertexId, from, to).map(({ t, vertex }) => vertexPointOf(t, vertex));
+    // From the heads' rollups; samples stored before rollups were kept are read from their columns.
+    const rolledUp = heads.every((h) => h.vertices.every((v) => v.id !== vertexId || v.rollup));
+    const points: VertexPoint[] = rolledUp
+      ? heads.flatMap((h) => h.vertices.filter((v) => v.id === vertexId && v.rollup).map((v) => vertexPointOfRollup(h.t, v.rollup!)))
+      : history.samples.vertexWindow(clusterId, jobId, vertexId, from, to).map(({ t, vertex }) => vertexPointOf(t, vertex));
     const series = seriesOf(points, { maxPoints: MAX_POINTS, gapAfterMs, breaks }).map(
       (p): VertexMetricPoint => ({ t: p.t, busyMax: p.busyMax, busyAvg: p.busyAvg, backPressuredMax: p.backPressuredMax, backPressuredAvg: p.backPressuredAvg, recordsInPerSecond: p.recordsInPerSecond }),
     );
