@@ -25,9 +25,11 @@ export function checkpointView(record: CheckpointRecord): CheckpointView {
 export function jobCheckpoints(history: HistoryStore, clusterId: string, jobId: string, limit: number, watch: JobWatch | null): JobCheckpoints {
   const recent = history.checkpoints.recent(clusterId, jobId, limit).reverse();
   const views = recent.map(checkpointView);
+  const inHistory = history.checkpoints.count(clusterId, jobId);
   const newest = (predicate: (r: CheckpointRecord) => boolean) => {
     for (let i = recent.length - 1; i >= 0; i--) if (predicate(recent[i])) return views[i];
-    const older = history.checkpoints.recent(clusterId, jobId, 1000).find(predicate);
+    // Older than the list: read further back only when the history holds more than the list shows.
+    const older = inHistory > recent.length ? history.checkpoints.recent(clusterId, jobId, inHistory).find(predicate) : undefined;
     return older ? checkpointView(older) : null;
   };
   const overview = history.checkpoints.overview(clusterId, jobId);
@@ -44,7 +46,7 @@ export function jobCheckpoints(history: HistoryStore, clusterId: string, jobId: 
     jobId,
     jobName: sampled?.jobName ?? watch?.jobName ?? null,
     checkpoints: views,
-    inHistory: history.checkpoints.count(clusterId, jobId),
+    inHistory,
     flink: overview ? { counts: overview.counts, summary: overview.summary, reportedAt: overview.reportedAt } : null,
     latestCompleted: newest((r) => r.status === 'COMPLETED' && !r.isSavepoint),
     latestSavepoint: newest((r) => r.status === 'COMPLETED' && r.isSavepoint),
