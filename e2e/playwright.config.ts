@@ -43,5 +43,7 @@ export default defineConfig({
     { name: 'web', testDir: path.join(ROOT, 'e2e/specs/web') },
     { name: 'flink', testDir: path.join(ROOT, 'e2e/specs/flink'), timeout: 180_000 },
     { name: 'kafka', testDir: path.join(ROOT, 'e2e/specs/kafka'), timeout: 180_000 },
+    // Kills a TaskManager and stops and starts the whole real cluster: run last (`npm run test:flink` does).
+    { name: 'flink-disruptive', testDir: path.join(ROOT, 'e2e/specs/flink-disruptive'), timeout: 600_000 },
   ],
 });

@@ -15,6 +15,7 @@ const flinkUp = existsSync(path.join(root, '.cache/flink', flinkVersion, 'cluste
 const SHOTS = [
   { files: ['local-engine-hot-tenant.png'], project: 'web', grep: 'hot-tenant scenario' },
   { files: ['theme-dark.png', 'theme-light.png'], project: 'web', grep: 'the job graph in both themes' },
+  { files: ['checkpoints-tab.png', 'checkpoint-detail.png', 'metrics-over-time.png'], project: 'web', grep: 'the Checkpoints tab of the hot-tenant job' },
   { files: ['job-graph.png'], project: 'flink', grep: 'from adding the cluster' },
 ];
 

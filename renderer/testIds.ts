@@ -62,7 +62,6 @@ export const testIds = {
     metricsUnavailableCount: 'job-metrics-unavailable-count',
     notFound: 'job-not-found',
     notRunning: 'job-not-running',
-    tabs: 'job-tabs',
     vertexNoRates: 'vertex-no-rates',
   },
   exceptions: {
@@ -120,5 +119,40 @@ export const testIds = {
   },
   exports: {
     subtaskMetrics: 'export-subtask-metrics',
+  },
+  jobTabs: {
+    list: 'job-tabs',
+    tab: (id: string) => `job-tab-${id}`,
+    panel: (id: string) => `job-tab-panel-${id}`,
+  },
+  history: {
+    watchToggle: 'watch-toggle',
+    recordingBanner: 'recording-banner',
+    recordedJobs: 'recorded-jobs-panel',
+    recordedJobRow: (jobId: string) => `recorded-job-row-${jobId}`,
+  },
+  checkpoints: {
+    tab: 'checkpoints-tab',
+    counts: 'checkpoint-counts',
+    chart: 'checkpoint-chart',
+    summary: 'checkpoint-summary',
+    latestCompleted: 'checkpoint-latest-completed',
+    latestFailed: 'checkpoint-latest-failed',
+    restored: 'checkpoint-restored',
+    table: 'checkpoint-table',
+    row: (id: number, triggerTimestamp: number) => `checkpoint-row-${id}-${triggerTimestamp}`,
+    empty: 'checkpoints-empty',
+    detail: 'checkpoint-detail',
+    finding: 'checkpoint-finding',
+    vertexRow: (vertexId: string) => `checkpoint-vertex-${vertexId}`,
+    subtaskTable: 'checkpoint-subtask-table',
+    subtaskRow: (index: number) => `checkpoint-subtask-${index}`,
+  },
+  metricsHistory: {
+    tab: 'metrics-history-tab',
+    window: 'metrics-history-window',
+    vertexChart: (vertexId: string) => `metrics-history-vertex-${vertexId}`,
+    empty: 'metrics-history-empty',
+    events: 'metrics-history-events',
   },
 } as const;

@@ -3,7 +3,7 @@
 # (1 JobManager + 2 TaskManagers x 2 slots, everything on 127.0.0.1) and keep
 # the GatewayMeter test job running on it.
 #
-#   bash e2e/flink/flink.sh up     [--version V] [--rate N] [--hot-share X]
+#   bash e2e/flink/flink.sh up     [--version V] [--rate N] [--hot-share X] [--rest-port P]
 #   bash e2e/flink/flink.sh down   [--version V]
 #   bash e2e/flink/flink.sh status [--version V]
 #   bash e2e/flink/flink.sh record [--version V]   (REST fixtures -> e2e/flink/recorded/<V>/)
@@ -84,6 +84,7 @@ VERSION="$DEFAULT_VERSION"
 TM_ID=""
 RATE="2000"
 HOT_SHARE="0.4"
+REST_PORT_WANTED=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --version) VERSION="${2:?--version needs a value}"; shift 2 ;;
@@ -91,6 +92,7 @@ while [[ $# -gt 0 ]]; do
     --rate) RATE="${2:?--rate needs a value}"; shift 2 ;;
     --hot-share) HOT_SHARE="${2:?--hot-share needs a value}"; shift 2 ;;
     --tm) TM_ID="${2:?--tm needs a TaskManager id}"; shift 2 ;;
+    --rest-port) REST_PORT_WANTED="${2:?--rest-port needs a value}"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "flink.sh: ERROR: unknown argument '$1'" >&2; usage ;;
   esac
@@ -453,7 +455,15 @@ start_cluster() {
     ls -1dt "$CKPT_DIR"/*/ 2>/dev/null | tail -n +6 | while read -r d; do rm -rf "$d"; done
   fi
   local ports
-  read -r -a ports <<<"$(free_ports 3)"
+  read -r -a ports <<<"$(free_ports 4)"
+  # --rest-port: the JobManager comes back at the same address (a restart without HA); the others stay free picks.
+  if [[ -n "$REST_PORT_WANTED" ]]; then
+    local others=() q
+    for q in "${ports[@]}"; do
+      if [[ "$q" != "$REST_PORT_WANTED" ]]; then others+=("$q"); fi
+    done
+    ports=("$REST_PORT_WANTED" "${others[@]}")
+  fi
   write_config "${ports[0]}" "${ports[1]}" "${ports[2]}"
   load_ports
   log "starting 1 JobManager + 2 TaskManagers (rest $REST_URL, rpc ${ports[1]}, blob ${ports[2]})"

@@ -39,6 +39,12 @@ export class JobGraphPage {
     return Number(value);
   }
 
+  /** Opens a tab of the job page (`graph`, `metrics`, `checkpoints`, ...). */
+  async openTab(id: string): Promise<void> {
+    await this.page.getByTestId(testIds.jobTabs.tab(id)).click();
+    await expect(this.page.getByTestId(testIds.jobTabs.tab(id))).toHaveAttribute('aria-selected', 'true');
+  }
+
   async openSubtasks(vertexId: string): Promise<SubtasksPanel> {
     await this.vertex(vertexId).click();
     const panel = new SubtasksPanel(this.page);

@@ -27,7 +27,7 @@ export class KafkaPanelPage {
 
   /** The panel lives in the job page's Kafka tab. */
   async open(): Promise<void> {
-    await this.page.getByTestId(testIds.jobGraph.tabs).getByRole('link', { name: 'Kafka' }).click();
+    await this.page.getByTestId(testIds.jobTabs.tab('kafka')).click();
     await expect(this.root).toBeVisible();
   }
 

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './paths';
 
@@ -74,4 +75,57 @@ export function operatorNames(description: string): string[] {
         .trim(),
     )
     .filter((part) => part.length > 0);
+}
+
+/** Runs `e2e/flink/flink.sh <command> --version <v> …` to the end, failing with its output. */
+export function runFlinkScript(command: 'up' | 'down', version: string, extra: string[] = []): string {
+  const result = spawnSync('bash', [path.join(ROOT, 'e2e/flink/flink.sh'), command, '--version', version, ...extra], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
+  if (result.status !== 0) throw new Error(`flink.sh ${command} failed (${result.status ?? result.signal}):\n${result.stderr}`);
+  return result.stdout.trim();
+}
+
+/**
+ * The process of a TaskManager that runs a subtask of the job: its id (`127.0.0.1:<rpc port>-<hex>`) names the port
+ * it listens on, and /proc says which process owns that socket. Killing any TaskManager would not do: the scheduler
+ * may have put every subtask on the other one.
+ */
+export async function taskManagerPidRunning(cluster: FlinkCluster): Promise<number> {
+  const get = async <T>(p: string): Promise<T> => (await (await fetch(`${cluster.restUrl}${p}`, { signal: AbortSignal.timeout(10_000) })).json()) as T;
+  const job = await get<{ vertices: Array<{ id: string }> }>(`/jobs/${cluster.jobId}`);
+  const vertex = await get<{ subtasks: Array<{ 'taskmanager-id'?: string }> }>(`/jobs/${cluster.jobId}/vertices/${job.vertices[0].id}`);
+  const id = vertex.subtasks.map((s) => s['taskmanager-id']).find(Boolean);
+  const port = Number(/:(\d+)-/.exec(id ?? '')?.[1]);
+  if (!port) throw new Error(`No TaskManager id with a port in the job's subtasks (${id}).`);
+  return pidListeningOn(port);
+}
+
+/** The pid owning the socket listening on a loopback TCP port (Linux /proc). */
+function pidListeningOn(port: number): number {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // local_address is ADDR:PORT; state 0A is LISTEN; column 9 the socket's inode.
+      if (cols[1]?.endsWith(`:${hexPort}`) && cols[3] === '0A') inodes.add(cols[9]);
+    }
+  }
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        if (inodes.has(/^socket:\[(\d+)\]$/.exec(link)?.[1] ?? '')) return Number(pid);
+      } catch {
+        // the fd closed meanwhile
+      }
+    }
+  }
+  throw new Error(`No process listens on 127.0.0.1:${port}.`);
 }

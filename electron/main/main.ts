@@ -11,7 +11,7 @@ import { app, BrowserWindow, dialog, ipcMain, nativeTheme, safeStorage, screen, 
 import ElectronStore from 'electron-store';
 import { createEngine, type Engine } from '../../engine/app/create-engine.ts';
 import { localEngineCluster } from '../../engine/app/local-engine-cluster.ts';
-import { startLocalEngineProcess, type LocalEngineProcess } from '../../engine/app/local-engine-process.ts';
+import { localEngineArgs, startLocalEngineProcess, type LocalEngineProcess } from '../../engine/app/local-engine-process.ts';
 import { ClusterStore, type KeyValueBackend } from '../../engine/clusters/cluster-store.ts';
 import { HistoryStore } from '../../engine/history/history-store.ts';
 import type { ShellEvent } from '../../engine/contracts/shell-api.ts';
@@ -118,7 +118,7 @@ function start(): void {
         binPath: ENGINE_BIN,
         nodePath: process.execPath,
         env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-        args: ['--scenario', 'hot-tenant'],
+        args: localEngineArgs(app.getPath('userData'), 'hot-tenant').args,
       }).catch((error: unknown) => {
         dialog.showErrorBox(PRODUCT_NAME, `The local engine did not start; remote clusters still work.\n\n${String(error)}`);
         return undefined;

@@ -197,3 +197,18 @@ describe('createEngine: Kafka settings', () => {
     await expect(engine.getKafkaSettings('no-such-cluster')).rejects.toThrow(/No saved cluster/);
   }, 30_000);
 });
+
+describe('createEngine: the history', () => {
+  it('answers from the store for a job it never recorded, and refuses bad arguments before reading', async () => {
+    const engine = newEngine();
+    const job = 'c'.repeat(32);
+    expect(await engine.getJobCheckpoints('any', job)).toMatchObject({ checkpoints: [], flink: null, emptyReason: 'The console has no recording of this job.' });
+    expect(await engine.getRecordedJob('any', job)).toBeNull();
+    expect(await engine.listRecordedJobs('any')).toEqual([]);
+    expect((await engine.getJobMetricsHistory('any', job, 300_000)).vertices).toEqual([]);
+    await expect(engine.getCheckpointDetail('any', job, 3, 1_000)).rejects.toMatchObject({ info: { kind: 'not-found' } });
+    await expect(engine.getCheckpointDetail('any', job, -1, 1_000)).rejects.toThrow(/checkpoint id must be a whole number/);
+    await expect(engine.getJobMetricsHistory('any', job, 10)).rejects.toThrow(/window must be a whole number from 1000/);
+    await expect(engine.getJobCheckpoints('any', 'nope')).rejects.toThrow(/not a Flink job id/);
+  });
+});

@@ -21,6 +21,10 @@ import { kafkaSecretKey, KafkaSettingsStore, toKafkaSettingsView, validateKafkaS
 import { discoverKafkaSource, readPendingRecords } from '../kafka/kafka-source-discovery.ts';
 import { sampleHotKeys } from '../kafka/hot-key-sampler.ts';
 import { StoredLagHistory, type LagHistory } from '../kafka/lag-history.ts';
+import type { JobWatch } from '../contracts/engine-api.ts';
+import { checkpointDetail, jobCheckpoints } from '../history/views/checkpoint-views.ts';
+import { jobMetricsHistory } from '../history/views/metrics-history.ts';
+import { recordedJobGraph, recordedJobs } from '../history/views/recorded-jobs.ts';
 
 export interface EngineDeps {
   clusterStore: ClusterStore;
@@ -205,6 +209,34 @@ export function createEngine(deps: EngineDeps): Engine {
       return existing ? { ...(await watcher.watch(clusterId, jobId, { pinned: false })) } : null;
     },
 
+    // The history: read from the store only, so it answers for jobs and clusters that are gone.
+
+    async getJobCheckpoints(clusterId, jobId, limit) {
+      const id = requireId(jobId, 'job');
+      return jobCheckpoints(deps.history, requireText(clusterId, 'cluster id'), id, requireWhole(limit ?? 60, 'limit', 1, 1000), watchOf(clusterId, id));
+    },
+
+    async getCheckpointDetail(clusterId, jobId, checkpointId, triggerTimestamp) {
+      const id = requireId(jobId, 'job');
+      return checkpointDetail(deps.history, requireText(clusterId, 'cluster id'), id, requireWhole(checkpointId, 'checkpoint id', 0), requireWhole(triggerTimestamp, 'trigger timestamp', 0));
+    },
+
+    async getJobMetricsHistory(clusterId, jobId, windowMs, to) {
+      const span = requireWhole(windowMs, 'window', 1_000, 7 * 24 * 3600_000);
+      const end = to === undefined || to === null ? Date.now() : requireWhole(to, 'window end', 0);
+      return jobMetricsHistory(deps.history, requireText(clusterId, 'cluster id'), requireId(jobId, 'job'), end - span, end);
+    },
+
+    async listRecordedJobs(clusterId) {
+      const cluster = requireText(clusterId, 'cluster id');
+      return recordedJobs(deps.history, cluster, (jobId) => watchOf(cluster, jobId));
+    },
+
+    async getRecordedJob(clusterId, jobId) {
+      const id = requireId(jobId, 'job');
+      return recordedJobGraph(deps.history, requireText(clusterId, 'cluster id'), id, watchOf(clusterId, id));
+    },
+
     close: () => watcher.stop(),
 
     async exportSubtaskMetrics(clusterId, jobId) {
@@ -294,6 +326,23 @@ export function createEngine(deps: EngineDeps): Engine {
       );
     },
   };
+
+  function watchOf(clusterId: string, jobId: string): JobWatch | null {
+    const watch = deps.history.watches.get(clusterId, jobId);
+    return watch ? { ...watch } : null;
+  }
+}
+
+function requireText(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value === '') throw new EngineError('invalid-input', `The ${what} is missing.`);
+  return value;
+}
+
+function requireWhole(value: unknown, what: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new EngineError('invalid-input', `The ${what} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
+  }
+  return value;
 }
 
 /** An in-memory key-value backend (settings that need not outlive the process, and tests). */

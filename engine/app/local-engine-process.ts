@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 
 /** How the app hands its engine the per-launch token: the environment, which (unlike argv) other users cannot read. */
 export const ENGINE_TOKEN_ENV = 'FLINK_OPS_ENGINE_TOKEN';
@@ -76,4 +78,33 @@ function stopProcess(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
+}
+
+/** The app's local engine checkpoints every 10 s, so the Checkpoints tab has data from the first minute. */
+export const LOCAL_ENGINE_CHECKPOINT_INTERVAL_MS = 10_000;
+
+/**
+ * `flink-ops engine` options of the app's own local engine: the scenario, and checkpoints every 10 s into a folder
+ * of this process under `<data folder>/local-engine/` (the engine's jobs start afresh at every launch, so folders
+ * left by launches that are gone are removed; a console running beside this one keeps its own).
+ */
+export function localEngineArgs(dataDir: string, scenario: string): { args: string[]; checkpointDir: string } {
+  const parent = path.join(dataDir, 'local-engine');
+  if (existsSync(parent)) {
+    for (const entry of readdirSync(parent)) {
+      const pid = Number(/^checkpoints-(\d+)$/.exec(entry)?.[1]);
+      if (pid && !isAlive(pid)) rmSync(path.join(parent, entry), { recursive: true, force: true });
+    }
+  }
+  const checkpointDir = path.join(parent, `checkpoints-${process.pid}`);
+  return { args: ['--scenario', scenario, '--checkpoint-dir', checkpointDir, '--checkpoint-interval', String(LOCAL_ENGINE_CHECKPOINT_INTERVAL_MS)], checkpointDir };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,11 +7,11 @@ import type { Command } from 'commander';
 import { appVersion } from '../app/build-identity.ts';
 import { createEngine } from '../app/create-engine.ts';
 import { localEngineCluster } from '../app/local-engine-cluster.ts';
-import { startLocalEngineProcess } from '../app/local-engine-process.ts';
+import { localEngineArgs, startLocalEngineProcess } from '../app/local-engine-process.ts';
 import { startWebServer } from '../app/web-server.ts';
 import { MemorySecretStore } from '../clusters/secret-store.ts';
 import { CliError, EXIT } from './cli-error.ts';
-import { openClusterStore, openHistoryStore, openKafkaSettingsStore } from './data-dir.ts';
+import { appDataDir, openClusterStore, openHistoryStore, openKafkaSettingsStore } from './data-dir.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'engine/cli/flink-ops.mjs');
@@ -23,7 +23,7 @@ export function registerAppCommand(program: Command): void {
     .description('Start the console: Electron when its binary is installed, else web mode on 127.0.0.1')
     .option('--web', 'serve the UI to a browser even if Electron is available')
     .option('--port <port>', 'web mode port (0 = any free port)', '0')
-    .option('--data-dir <dir>', 'folder of the saved cluster list (default: the app\'s own)')
+    .option('--data-dir <dir>', 'folder of the saved cluster list, the history and the local engine\'s checkpoints (default: the app\'s own)')
     .option('--engine-scenario <name>', 'scenario of the bundled local engine', 'hot-tenant')
     .option('--engine-port <port>', 'REST port of the bundled local engine on 127.0.0.1 (0 = any free port)', '0')
     .option('--no-local-engine', 'do not start the bundled local engine')
@@ -72,8 +72,10 @@ interface AppOptions {
 }
 
 async function runWebMode(port: number, enginePort: number, options: AppOptions): Promise<void> {
-  const localEngine = options.localEngine
-    ? await startLocalEngineProcess({ binPath: BIN, port: enginePort, args: ['--scenario', options.engineScenario] }).catch((error: unknown) => {
+  // The local engine takes checkpoints into the app's data folder, so the Checkpoints tab has data out of the box.
+  const engineRun = options.localEngine ? localEngineArgs(appDataDir(options.dataDir), options.engineScenario) : undefined;
+  const localEngine = engineRun
+    ? await startLocalEngineProcess({ binPath: BIN, port: enginePort, args: engineRun.args }).catch((error: unknown) => {
         throw new CliError(EXIT.failure, (error as Error).message);
       })
     : undefined;
@@ -101,7 +103,11 @@ async function runWebMode(port: number, enginePort: number, options: AppOptions)
   ];
   process.stdout.write(`${banner.join('\n')}\n`);
   await new Promise<void>((resolve) => {
-    const stop = () => void Promise.all([server.close(), engine.close(), localEngine?.stop()]).then(() => resolve());
+    const stop = () =>
+      void Promise.all([server.close(), engine.close(), localEngine?.stop()]).then(() => {
+        if (engineRun) rmSync(engineRun.checkpointDir, { recursive: true, force: true });
+        resolve();
+      });
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

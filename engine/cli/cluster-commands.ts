@@ -11,7 +11,7 @@ import { openClusterStore } from './data-dir.ts';
 import { formatDuration, formatTable } from './format-table.ts';
 import { printable } from './terminal-text.ts';
 
-interface ConnectionOptions {
+export interface ConnectionOptions {
   url: string;
   timeout: string;
   caFile?: string;
@@ -86,7 +86,7 @@ export function registerClusterCommands(program: Command): void {
     });
 }
 
-function withConnection(command: Command): Command {
+export function withConnection(command: Command): Command {
   return command
     .requiredOption('--url <url>', 'REST URL of the JobManager, e.g. http://127.0.0.1:8081')
     .option('--timeout <ms>', 'request timeout in ms', String(DEFAULT_TIMEOUT_MS))
@@ -95,7 +95,7 @@ function withConnection(command: Command): Command {
 }
 
 /** Connects and checks that this is a Flink REST API before doing anything else. */
-async function attach(options: ConnectionOptions): Promise<FlinkRestClient> {
+export async function attach(options: ConnectionOptions): Promise<FlinkRestClient> {
   const timeoutMs = Number(options.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliError(EXIT.badArguments, `--timeout must be a positive number of ms, not "${options.timeout}".`);
   const env = process.env;

@@ -37,6 +37,7 @@ interface EngineCommandOptions {
   events?: number;
   rate?: number;
   sinkDir?: string;
+  startTime?: number;
   checkpointInterval?: number;
   checkpointsRetained?: number;
   restartStrategy?: string;
@@ -77,6 +78,7 @@ export function registerEngineCommand(program: Command): void {
     .option('--events <n>', 'bounded source: stop after N events; the job finishes once all windows have fired', integer('--events', 1))
     .option('--rate <r>', 'events per second', positiveNumber('--rate'))
     .option('--sink-dir <dir>', 'write results as NDJSON upsert logs (one file per job) into this folder')
+    .option('--start-time <epoch-ms>', 'event-time origin of the generated traffic: same seed, events and start time, same sink output (default: now)', integer('--start-time', 0))
     .option('--checkpoint-interval <ms>', 'checkpoint interval with --checkpoint-dir (default 10000)', integer('--checkpoint-interval', 1))
     .option('--checkpoints-retained <n>', 'completed checkpoints kept (default 1)', integer('--checkpoints-retained', 1))
     .option('--restart-strategy <name>', `what a failure does: ${RESTART_STRATEGIES.join(', ')} (default: exponential-delay with checkpoints, none without, as Flink 2.x)`)
@@ -111,6 +113,7 @@ export function registerEngineCommand(program: Command): void {
           events: options.events,
           rate: options.rate,
           sinkDir: options.sinkDir,
+          startTime: options.startTime,
           checkpointIntervalMs: options.checkpointInterval,
           checkpointsRetained: options.checkpointsRetained,
           restartStrategy: options.restartStrategy as (typeof RESTART_STRATEGIES)[number] | undefined,

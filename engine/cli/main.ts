@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerAppCommand } from './app-command.ts';
+import { registerCheckpointsCommand } from './checkpoints-command.ts';
 import { CliError, EXIT, exitCodeOf } from './cli-error.ts';
 import { registerClusterCommands } from './cluster-commands.ts';
 import { registerEngineCommand } from './engine-command.ts';
@@ -22,6 +23,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerEngineKillTmCommand(program);
   registerKafkaCommands(program);
   registerProduceCommand(program);
+  registerCheckpointsCommand(program);
   // No command at all: the help is the answer, on stdout, and that is a success (Commander would call it an error).
   if (argv.length <= 2) {
     program.outputHelp();

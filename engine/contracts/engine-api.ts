@@ -480,6 +480,16 @@ export interface EngineApi {
   sampleHotKeys(clusterId: string, query: HotKeySampleQuery): Promise<HotKeySample>;
   /** A job's exception history (1 request): why it failed or restarted, newest first. */
   getJobExceptions(clusterId: string, jobId: string): Promise<JobExceptions>;
+  /** The job's checkpoints from the history (the newest `limit`, default 60), with Flink's last counts and summary. */
+  getJobCheckpoints(clusterId: string, jobId: string, limit?: number): Promise<JobCheckpoints>;
+  /** One checkpoint's per-vertex and per-subtask details, and the subtasks that stood out. */
+  getCheckpointDetail(clusterId: string, jobId: string, checkpointId: number, triggerTimestamp: number): Promise<CheckpointDetail>;
+  /** Busy time and backpressure per vertex over `[to − windowMs, to]` (`to` null: now), from the history. */
+  getJobMetricsHistory(clusterId: string, jobId: string, windowMs: number, to?: number | null): Promise<JobMetricsHistory>;
+  /** The jobs of a cluster the console has recorded, newest first, including jobs the cluster no longer knows. */
+  listRecordedJobs(clusterId: string): Promise<RecordedJob[]>;
+  /** A recorded job's last sampled graph, or null when there is no recording. */
+  getRecordedJob(clusterId: string, jobId: string): Promise<RecordedJobGraph | null>;
 }
 
 /** A file the engine prepared for the user to save (ShellApi.saveFile): text, with a name to suggest. */
@@ -517,7 +527,217 @@ export const ENGINE_METHODS = [
   'getLagHistory',
   'sampleHotKeys',
   'getJobExceptions',
+  'getJobCheckpoints',
+  'getCheckpointDetail',
+  'getJobMetricsHistory',
+  'listRecordedJobs',
+  'getRecordedJob',
 ] as const satisfies readonly EngineMethod[];
 
 /** What a bridge returns for one call. */
 export type BridgeResponse = { ok: true; value: unknown } | { ok: false; error: ErrorInfo };
+
+// ---------------------------------------------------------------------------------------------------------------
+// The history: a watched job's checkpoints, its metrics over time, and jobs the console recorded. All of it is read
+// from the console's own store, so it outlives a JobManager failover, an app restart and the job itself.
+
+/** Something that happened to a job, marked on its charts. */
+export interface HistoryMarker {
+  t: number;
+  /** gap: no samples (until `until`); restart: subtasks on a new attempt; failover: the JobManager recovered the job. */
+  kind: 'gap' | 'restart' | 'failover' | 'restored' | 'state' | 'gone' | 'watch';
+  message: string;
+  /** A gap's end; null while it lasts. */
+  until?: number | null;
+}
+
+/** Flink's `StatsSummaryDto`; null where Flink gives no value (older versions have no percentiles). */
+export interface StatsSummary {
+  min: number | null;
+  max: number | null;
+  avg: number | null;
+  p50: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+  p999: number | null;
+}
+
+/** One checkpoint or savepoint as the history keeps it. Sizes in bytes, durations in ms; null = not reported. */
+export interface CheckpointView {
+  id: number;
+  /** COMPLETED, FAILED, IN_PROGRESS; UNKNOWN when the JobManager stopped reporting it before it finished. */
+  status: string;
+  isSavepoint: boolean;
+  /** CANONICAL or NATIVE for savepoints. */
+  savepointFormat: string | null;
+  checkpointType: string;
+  triggerTimestamp: number;
+  latestAckTimestamp: number | null;
+  endToEndDurationMs: number | null;
+  /** What this checkpoint wrote (incremental size). */
+  checkpointedBytes: number | null;
+  /** The full state size. */
+  stateBytes: number | null;
+  alignmentBufferedBytes: number | null;
+  /** In-flight data processed during alignment, and persisted (unaligned checkpoints). */
+  processedBytes: number | null;
+  persistedBytes: number | null;
+  numSubtasks: number;
+  numAcknowledgedSubtasks: number;
+  externalPath: string | null;
+  failureTimestamp: number | null;
+  failureMessage: string | null;
+  /** The failure in words an operator can act on, when the console knows the message. */
+  failureExplanation: string | null;
+  /** Per-vertex and per-subtask details: stored, pending (fetched once it settles), or unavailable (why in `detailsUnavailable`). */
+  details: 'stored' | 'pending' | 'unavailable';
+  detailsUnavailable: string | null;
+}
+
+/** The Checkpoints tab: the recent checkpoints from the history, and what the JobManager last said about them all. */
+export interface JobCheckpoints {
+  clusterId: string;
+  jobId: string;
+  jobName: string | null;
+  /** The newest checkpoints, oldest first. */
+  checkpoints: CheckpointView[];
+  /** All checkpoints of the job in the history (the list above may be the newest part). */
+  inHistory: number;
+  /** Flink's own counts and summary, as of `reportedAt`: they start over when the JobManager restarts the job. */
+  flink: {
+    counts: { restored: number; total: number; inProgress: number; completed: number; failed: number };
+    summary: {
+      endToEndDurationMs: StatsSummary | null;
+      checkpointedBytes: StatsSummary | null;
+      stateBytes: StatsSummary | null;
+      processedBytes: StatsSummary | null;
+      persistedBytes: StatsSummary | null;
+    };
+    reportedAt: number;
+  } | null;
+  latestCompleted: CheckpointView | null;
+  latestSavepoint: CheckpointView | null;
+  latestFailed: CheckpointView | null;
+  restored: { id: number; restoreTimestamp: number; isSavepoint: boolean; externalPath: string | null } | null;
+  /** Restarts, failovers and gaps over the time the list covers. */
+  markers: HistoryMarker[];
+  /** Why the list is empty, when it is (checkpointing off, not sampled yet). */
+  emptyReason: string | null;
+  /** The console's watch of the job: null when it no longer records it. */
+  watch: JobWatch | null;
+}
+
+/** One subtask's part in a checkpoint. */
+export interface CheckpointSubtaskView {
+  index: number;
+  /** `completed` or `pending_or_failed`. */
+  status: string;
+  ackTimestamp: number | null;
+  endToEndDurationMs: number | null;
+  checkpointedBytes: number | null;
+  stateBytes: number | null;
+  syncDurationMs: number | null;
+  asyncDurationMs: number | null;
+  alignmentBufferedBytes: number | null;
+  alignmentProcessedBytes: number | null;
+  alignmentPersistedBytes: number | null;
+  alignmentDurationMs: number | null;
+  startDelayMs: number | null;
+  unaligned: boolean | null;
+  aborted: boolean | null;
+}
+
+export interface CheckpointVertexView {
+  vertexId: string;
+  /** From the job's samples; the id when the console never sampled the vertex. */
+  name: string;
+  status: string;
+  latestAckTimestamp: number | null;
+  endToEndDurationMs: number | null;
+  checkpointedBytes: number | null;
+  stateBytes: number | null;
+  alignmentBufferedBytes: number | null;
+  processedBytes: number | null;
+  persistedBytes: number | null;
+  numSubtasks: number;
+  numAcknowledgedSubtasks: number;
+  /** null when not stored; `subtasksUnavailable` says why. */
+  subtasks: CheckpointSubtaskView[] | null;
+  subtasksUnavailable: string | null;
+}
+
+/** A subtask (or a few) that stood out from its siblings in a checkpoint. */
+export interface CheckpointOutlierView {
+  vertexId: string;
+  vertexName: string;
+  figure: 'startDelayMs' | 'alignmentDurationMs' | 'syncDurationMs' | 'asyncDurationMs' | 'endToEndDurationMs' | 'stateBytes';
+  subtasks: number[];
+  values: number[];
+  othersMax: number;
+  sentence: string;
+}
+
+export interface CheckpointDetail {
+  clusterId: string;
+  jobId: string;
+  checkpoint: CheckpointView;
+  vertices: CheckpointVertexView[];
+  outliers: CheckpointOutlierView[];
+  /** One sentence: the worst outlier, or that no subtask stands out. */
+  finding: string;
+}
+
+/** One vertex at one time: aggregates over its subtasks (ms per second, records per second); null = a gap. */
+export interface VertexMetricPoint {
+  t: number;
+  busyMax: number | null;
+  busyAvg: number | null;
+  backPressuredMax: number | null;
+  backPressuredAvg: number | null;
+  recordsInPerSecond: number | null;
+}
+
+export interface VertexMetricSeries {
+  vertexId: string;
+  name: string;
+  parallelism: number;
+  points: VertexMetricPoint[];
+  peakBusyMax: number | null;
+  peakBackPressuredMax: number | null;
+}
+
+/** Busy time and backpressure per vertex over a time window, from the history. */
+export interface JobMetricsHistory {
+  clusterId: string;
+  jobId: string;
+  from: number;
+  to: number;
+  /** Samples in the window. */
+  samples: number;
+  vertices: VertexMetricSeries[];
+  markers: HistoryMarker[];
+  /** The whole recording of the job, whatever the window. */
+  firstSampleAt: number | null;
+  lastSampleAt: number | null;
+}
+
+/** A job the console has a recording of, whether or not the cluster still knows it. */
+export interface RecordedJob {
+  clusterId: string;
+  jobId: string;
+  name: string;
+  /** The job's state at the last sample. */
+  lastState: string;
+  firstSampleAt: number | null;
+  lastSampleAt: number | null;
+  samples: number;
+  checkpoints: number;
+  watch: JobWatch | null;
+}
+
+/** A recorded job's graph as the last sample saw it: what the job page shows when the cluster no longer has it. */
+export interface RecordedJobGraph {
+  recording: RecordedJob;
+  graph: JobGraph;
+}

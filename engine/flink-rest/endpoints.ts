@@ -48,6 +48,12 @@ export const endpoints = {
   jobConfig: get('/jobs/:jobid/config', 'JobConfigInfo', schemas.JobConfigInfo),
   jobJobManagerConfig: get('/jobs/:jobid/jobmanager/config', 'ConfigurationInfoEntry[]', schemas.ConfigurationInfo),
   jobMetrics: get('/jobs/:jobid/metrics', 'MetricCollectionResponseBody', schemas.MetricCollection),
+  checkpointDetails: get('/jobs/:jobid/checkpoints/details/:checkpointid', 'CheckpointStatistics', schemas.CheckpointStatistics),
+  checkpointSubtaskDetails: get(
+    '/jobs/:jobid/checkpoints/details/:checkpointid/subtasks/:vertexid',
+    'TaskCheckpointStatisticsWithSubtaskDetails',
+    schemas.TaskCheckpointStatisticsWithSubtaskDetails,
+  ),
   subtaskMetricsAggregated: get(
     '/jobs/:jobid/vertices/:vertexid/subtasks/metrics',
     'AggregatedMetricsResponseBody',

@@ -9,10 +9,19 @@ import { endpoints } from './endpoints.ts';
 /**
  * Every field the console reads must exist in Flink's official spec, so a typo or a guessed name fails here
  * rather than showing "-" against a real cluster. Two documented deviations of the spec from the wire are allowed.
+ * A field of a discriminated subtype (`external_path` of a completed checkpoint) is a field of its base.
  */
 const SPEC_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/flink-rest/rest_v1_dispatcher.1.19-SNAPSHOT.yml');
 
-type SpecSchema = { $ref?: string; type?: string; properties?: Record<string, SpecSchema>; items?: SpecSchema; allOf?: SpecSchema[]; oneOf?: SpecSchema[] };
+type SpecSchema = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, SpecSchema>;
+  items?: SpecSchema;
+  allOf?: SpecSchema[];
+  oneOf?: SpecSchema[];
+  discriminator?: { mapping?: Record<string, string> };
+};
 const spec = parse(readFileSync(SPEC_FILE, 'utf8')) as {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: SpecSchema }> }> }>>;
   components: { schemas: Record<string, SpecSchema> };
@@ -26,6 +35,12 @@ const JOB_CONFIG_WIRE_NAMES: Record<string, string> = { jid: 'jobId', name: 'job
 
 function resolve(schema: SpecSchema): SpecSchema {
   if (schema.$ref) return resolve(spec.components.schemas[schema.$ref.split('/').pop()!]);
+  // A discriminated base (`CheckpointStatistics` by `className`): a field of any of its subtypes is a known field.
+  if (schema.discriminator?.mapping) {
+    const subtypes = Object.values(schema.discriminator.mapping).map((ref) => spec.components.schemas[ref.split('/').pop()!]);
+    const own = (subtype: SpecSchema) => (subtype.allOf ?? []).filter((part) => !part.$ref).map((part) => resolve(part).properties);
+    return { ...schema, discriminator: undefined, properties: Object.assign({}, schema.properties, ...subtypes.flatMap(own)) };
+  }
   if (schema.allOf) return { properties: Object.assign({}, ...schema.allOf.map((s) => resolve(s).properties)) };
   if (schema.oneOf) return { properties: Object.assign({}, ...schema.oneOf.map((s) => resolve(s).properties)) };
   return schema;

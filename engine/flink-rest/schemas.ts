@@ -237,24 +237,115 @@ export const TaskManagersInfo = z.object({
   ),
 });
 
-const CheckpointStatsHead = z.object({
+/** A byte count or duration of checkpoint statistics; absent on versions that lack it. */
+const statsNumber = z.number().optional();
+
+/** `TaskCheckpointStatistics`: one vertex's part in a checkpoint (the `tasks` map of a checkpoint's details). */
+const TaskCheckpointStatistics = z.object({
+  id: z.number().int().optional(),
+  status: z.string(),
+  latest_ack_timestamp: statsNumber,
+  checkpointed_size: statsNumber,
+  state_size: statsNumber,
+  end_to_end_duration: statsNumber,
+  alignment_buffered: statsNumber,
+  processed_data: statsNumber,
+  persisted_data: statsNumber,
+  num_subtasks: z.number().int(),
+  num_acknowledged_subtasks: z.number().int(),
+});
+
+/**
+ * `CheckpointStatistics` (className `completed`, `failed` or `in_progress`): one checkpoint or savepoint, as
+ * `/checkpoints` lists it (`tasks` empty) and as `/checkpoints/details/:id` gives it (`tasks` per vertex).
+ */
+export const CheckpointStatistics = z.object({
+  className: z.string().optional(),
   id: z.number().int(),
   status: z.string(),
   is_savepoint: z.boolean().optional(),
+  savepointFormat: z.string().nullable().optional(),
   trigger_timestamp: z.number(),
+  latest_ack_timestamp: statsNumber,
+  checkpointed_size: statsNumber,
+  state_size: statsNumber,
+  end_to_end_duration: statsNumber,
+  alignment_buffered: statsNumber,
+  processed_data: statsNumber,
+  persisted_data: statsNumber,
+  num_subtasks: z.number().int().optional(),
+  num_acknowledged_subtasks: z.number().int().optional(),
+  checkpoint_type: z.string().optional(),
+  tasks: z.record(z.string(), TaskCheckpointStatistics).optional(),
+  external_path: z.string().nullable().optional(),
+  discarded: z.boolean().optional(),
+  failure_timestamp: z.number().nullable().optional(),
+  failure_message: z.string().nullable().optional(),
 });
 
-/** `GET /jobs/:jobid/checkpoints` (CheckpointingStatistics): what the sampler needs of it each sample. */
+/** A `StatsSummaryDto` figure: Jackson writes a non-finite double as the string "NaN" — no value, not a number. */
+const summaryFigure = z.union([z.number(), z.string()]).transform((v) => (typeof v === 'number' && Number.isFinite(v) ? v : null));
+
+/** `StatsSummaryDto`: min, max, avg and (Flink 1.14+) percentiles over the checkpoints the JobManager remembers. */
+const StatsSummary = z.object({
+  min: summaryFigure.optional(),
+  max: summaryFigure.optional(),
+  avg: summaryFigure.optional(),
+  p50: summaryFigure.optional(),
+  p90: summaryFigure.optional(),
+  p95: summaryFigure.optional(),
+  p99: summaryFigure.optional(),
+  p999: summaryFigure.optional(),
+});
+
+/** `GET /jobs/:jobid/checkpoints` (CheckpointingStatistics): counts, summary, latest and the recent history. */
 export const CheckpointingStatistics = z.object({
   counts: z.object({ restored: count, total: count, in_progress: count, completed: count, failed: count }),
-  latest: z
+  summary: z
     .object({
-      completed: CheckpointStatsHead.nullable().optional(),
-      savepoint: CheckpointStatsHead.nullable().optional(),
-      failed: CheckpointStatsHead.nullable().optional(),
+      checkpointed_size: StatsSummary.optional(),
+      state_size: StatsSummary.optional(),
+      end_to_end_duration: StatsSummary.optional(),
+      alignment_buffered: StatsSummary.optional(),
+      processed_data: StatsSummary.optional(),
+      persisted_data: StatsSummary.optional(),
     })
     .optional(),
-  history: z.array(CheckpointStatsHead).optional(),
+  latest: z
+    .object({
+      completed: CheckpointStatistics.nullable().optional(),
+      savepoint: CheckpointStatistics.nullable().optional(),
+      failed: CheckpointStatistics.nullable().optional(),
+      restored: z
+        .object({ id: z.number().int(), restore_timestamp: z.number(), is_savepoint: z.boolean().optional(), external_path: z.string().nullable().optional() })
+        .nullable()
+        .optional(),
+    })
+    .optional(),
+  history: z.array(CheckpointStatistics).optional(),
+});
+
+/**
+ * `GET /jobs/:jobid/checkpoints/details/:checkpointid/subtasks/:vertexid` (TaskCheckpointStatisticsWithSubtaskDetails):
+ * one vertex's subtasks in a checkpoint. A subtask that has not acknowledged has only `index` and `status`.
+ */
+export const TaskCheckpointStatisticsWithSubtaskDetails = TaskCheckpointStatistics.extend({
+  subtasks: z.array(
+    z.object({
+      className: z.string().optional(),
+      index: z.number().int(),
+      status: z.string(),
+      ack_timestamp: statsNumber,
+      end_to_end_duration: statsNumber,
+      checkpointed_size: statsNumber,
+      state_size: statsNumber,
+      checkpoint: z.object({ sync: statsNumber, async: statsNumber }).optional(),
+      alignment: z.object({ buffered: statsNumber, processed: statsNumber, persisted: statsNumber, duration: statsNumber }).optional(),
+      start_delay: statsNumber,
+      unaligned_checkpoint: z.boolean().optional(),
+      aborted: z.boolean().optional(),
+    }),
+  ),
 });
 
 /** The local engine's own `POST /local-engine/v1/taskmanagers/:tmid/kill` (not a Flink endpoint). */

@@ -14,6 +14,7 @@ export type HistoryEventKind =
   | 'job-state'
   | 'job-restarted'
   | 'jobmanager-failover'
+  | 'checkpoint-restored'
   | 'job-gone';
 
 export interface HistoryEvent {

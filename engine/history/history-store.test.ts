@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { HISTORY_SCHEMA_VERSION, HistoryStore } from './history-store.ts';
 import type { CheckpointRecord } from './checkpoint-history.ts';
+import { SUBTASK_ACKNOWLEDGED, SUBTASK_UNALIGNED, checkpointSubtaskRows, emptyCheckpointSubtasks } from './checkpoint-subtasks.ts';
+import { rollupOf } from './job-sample.ts';
 import { encodeVertexSample } from './sample-codec.ts';
 import { syntheticSample, vertexId } from './testing/sample-fixtures.ts';
 
@@ -31,6 +33,16 @@ describe('samples', () => {
     expect(store.samples.latest('c1', JOB)?.t).toBe(3_000);
     expect(store.samples.jobs('c1')).toEqual([expect.objectContaining({ jobId: JOB, samples: 3, firstSampleAt: 1_000, lastSampleAt: 3_000 })]);
     expect(store.samples.jobs('c2')).toEqual([]);
+    await store.close();
+  });
+
+  it('keep each vertex\'s rollup in the head, so a time axis reads no column', async () => {
+    const store = HistoryStore.open(dirs.make(), { now: () => 10_000 });
+    const sample = syntheticSample({ t: 1_000 });
+    await store.samples.append(sample);
+    const [head] = store.samples.heads('c1', JOB, 0, 2_000);
+    expect(head.vertices.map((v) => v.rollup)).toEqual(sample.vertices.map((v) => rollupOf(v)));
+    expect(head.vertices[1].rollup).toMatchObject({ busyMax: 8, recordsInPerSecond: 10 });
     await store.close();
   });
 
@@ -107,6 +119,29 @@ describe('checkpoints', () => {
     expect(store.checkpoints.get('c1', JOB, 1)?.triggerTimestamp).toBe(900);
     await store.checkpoints.put('c1', JOB, record(2, 1000));
     expect(store.checkpoints.recent('c1', JOB, 10).map((c) => c.triggerTimestamp)).toEqual([1000, 900, 200]);
+    await store.close();
+  });
+
+  it('keep per-subtask details as exact columns for the newest N checkpoints, and drop them with their checkpoint', async () => {
+    const store = HistoryStore.open(dirs.make(), { retention: { checkpointsPerJob: 3, checkpointDetailsPerJob: 2 } });
+    const columns = (seed: number) => {
+      const c = emptyCheckpointSubtasks(3);
+      c.figures.startDelayMs.set([seed, seed + 1, Number.NaN]);
+      c.figures.stateBytes.set([10, 20, 30]);
+      c.flags.set([SUBTASK_ACKNOWLEDGED, SUBTASK_ACKNOWLEDGED | SUBTASK_UNALIGNED, 0]);
+      return c;
+    };
+    for (const id of [1, 2, 3]) {
+      await store.checkpoints.putDetails('c1', JOB, record(id, id * 100), new Map([['v1', columns(id)], ['v2', columns(id * 10)]]));
+    }
+    expect(store.checkpoints.subtasks('c1', JOB, 100, 1, 'v1')).toBeUndefined(); // beyond the newest 2 with details
+    expect(store.checkpoints.find('c1', JOB, 100, 1)).toBeDefined(); // the record itself stays
+    expect(store.checkpoints.subtasks('c1', JOB, 300, 3, 'v2')).toEqual(columns(30));
+    await store.checkpoints.put('c1', JOB, record(4, 400)); // the 4th record pushes the 1st out
+    await store.checkpoints.putDetails('c1', JOB, record(5, 500), new Map([['v1', columns(5)]]));
+    expect(store.checkpoints.list('c1', JOB).map((c) => c.id)).toEqual([3, 4, 5]);
+    expect(store.checkpoints.subtasks('c1', JOB, 200, 2, 'v1')).toBeUndefined();
+    expect(checkpointSubtaskRows(store.checkpoints.subtasks('c1', JOB, 500, 5, 'v1')!)[1]).toMatchObject({ startDelayMs: 6, stateBytes: 20, status: 'completed', unaligned: true });
     await store.close();
   });
 });

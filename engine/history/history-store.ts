@@ -25,6 +25,8 @@ export interface HistoryRetention {
   sampleMaxAgeMs: number;
   /** Checkpoints kept per job, newest first. @default 1000 */
   checkpointsPerJob: number;
+  /** Checkpoints per job whose per-subtask details are kept (the rest keep their per-vertex figures). @default 100 */
+  checkpointDetailsPerJob: number;
   /** Events older than this are dropped. @default 7 days */
   eventMaxAgeMs: number;
   /** Upper bound on all jobs' samples together; the oldest samples go first. @default 2 GiB */
@@ -34,6 +36,7 @@ export interface HistoryRetention {
 export const DEFAULT_RETENTION: HistoryRetention = {
   sampleMaxAgeMs: 24 * 3600_000,
   checkpointsPerJob: 1000,
+  checkpointDetailsPerJob: 100,
   eventMaxAgeMs: 7 * 24 * 3600_000,
   maxSampleBytes: 2 * 1024 ** 3,
 };

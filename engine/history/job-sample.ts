@@ -42,7 +42,10 @@ export interface SubtaskColumns {
   rates: Record<RateColumn, Float32Array>;
   /** Epoch ms of the current input watermark; NaN when there is none (yet). */
   watermark: Float64Array;
-  /** Checkpointed state size (bytes) of the subtask in the job's last completed checkpoint; NaN when unknown. */
+  /**
+   * State size (bytes) of the subtask in the job's last completed checkpoint (Flink's full `state_size`, from the
+   * checkpoint's per-subtask details); NaN when unknown.
+   */
   checkpointedBytes: Float64Array;
   /** Execution attempt: a new attempt restarts every counter from zero. */
   attempt: Int32Array;
@@ -74,6 +77,48 @@ export function stateCode(state: string): number {
 
 export function stateName(code: number): string {
   return SUBTASK_STATES[code] ?? 'UNKNOWN';
+}
+
+/**
+ * A vertex's rates at one sample, over its subtasks (max, mean or sum of those that had the figure; null when none
+ * had): what a time axis needs, kept in the sample's head so charts over a window never decode the columns.
+ */
+export interface VertexRollup {
+  busyMax: number | null;
+  busyAvg: number | null;
+  backPressuredMax: number | null;
+  backPressuredAvg: number | null;
+  idleAvg: number | null;
+  recordsInPerSecond: number | null;
+  recordsOutPerSecond: number | null;
+}
+
+/** Pure: the rollup of a vertex's rate columns (missing figures skipped, never counted as 0). */
+export function rollupOf(vertex: Pick<VertexSample, 'subtasks'>): VertexRollup {
+  const rates = vertex.subtasks?.rates;
+  const stats = (column: Float32Array | undefined) => {
+    let max = -Infinity;
+    let sum = 0;
+    let n = 0;
+    for (const v of column ?? []) {
+      if (!Number.isFinite(v)) continue;
+      if (v > max) max = v;
+      sum += v;
+      n += 1;
+    }
+    return n === 0 ? { max: null, avg: null, sum: null } : { max, avg: sum / n, sum };
+  };
+  const busy = stats(rates?.busyTimeMsPerSecond);
+  const backPressured = stats(rates?.backPressuredTimeMsPerSecond);
+  return {
+    busyMax: busy.max,
+    busyAvg: busy.avg,
+    backPressuredMax: backPressured.max,
+    backPressuredAvg: backPressured.avg,
+    idleAvg: stats(rates?.idleTimeMsPerSecond).avg,
+    recordsInPerSecond: stats(rates?.recordsInPerSecond).sum,
+    recordsOutPerSecond: stats(rates?.recordsOutPerSecond).sum,
+  };
 }
 
 export interface VertexSample {

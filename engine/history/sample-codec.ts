@@ -52,19 +52,22 @@ export function decodeVertexSample(bytes: Uint8Array): VertexSample {
   const { hasSubtasks, ...header } = JSON.parse(view.toString('utf8', 4, 4 + headerLength)) as Header;
   if (!hasSubtasks) return { ...header, subtasks: null };
   const n = header.parallelism;
-  let at = align8(4 + headerLength);
-  // Copy each column into its own aligned buffer: the source may be a view into memory the store reuses.
-  const take = <T>(bytesPer: number, make: (buffer: ArrayBuffer) => T): T => {
-    const buffer = new ArrayBuffer(n * bytesPer);
-    new Uint8Array(buffer).set(view.subarray(at, at + n * bytesPer));
+  const start = align8(4 + headerLength);
+  // One copy of all columns into one aligned buffer (the source may be memory the store reuses), then a view per
+  // column: one allocation per vertex, not one per column, which matters when a window holds gigabytes.
+  const data = new ArrayBuffer(n * (8 * F64_COLUMNS.length + 4 * F32_COLUMNS.length + 4 * I32_COLUMNS.length + 1));
+  new Uint8Array(data).set(view.subarray(start, start + data.byteLength));
+  let at = 0;
+  const take = <T>(bytesPer: number, make: (buffer: ArrayBuffer, offset: number) => T): T => {
+    const column = make(data, at);
     at += n * bytesPer;
-    return make(buffer);
+    return column;
   };
-  const f64 = Object.fromEntries(F64_COLUMNS.map((c) => [c, take(8, (b) => new Float64Array(b))])) as Record<(typeof F64_COLUMNS)[number], Float64Array>;
-  const rates = Object.fromEntries(F32_COLUMNS.map((c) => [c, take(4, (b) => new Float32Array(b))])) as Record<RateColumn, Float32Array>;
-  const attempt = take(4, (b) => new Int32Array(b));
-  const taskManager = take(4, (b) => new Int32Array(b));
-  const state = take(1, (b) => new Uint8Array(b));
+  const f64 = Object.fromEntries(F64_COLUMNS.map((c) => [c, take(8, (b, o) => new Float64Array(b, o, n))])) as Record<(typeof F64_COLUMNS)[number], Float64Array>;
+  const rates = Object.fromEntries(F32_COLUMNS.map((c) => [c, take(4, (b, o) => new Float32Array(b, o, n))])) as Record<RateColumn, Float32Array>;
+  const attempt = take(4, (b, o) => new Int32Array(b, o, n));
+  const taskManager = take(4, (b, o) => new Int32Array(b, o, n));
+  const state = take(1, (b, o) => new Uint8Array(b, o, n));
   const counters = Object.fromEntries(COUNTER_COLUMNS.map((c) => [c, f64[c]])) as Record<CounterColumn, Float64Array>;
   return {
     ...header,

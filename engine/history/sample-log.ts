@@ -1,11 +1,12 @@
 import type { Database, RootDatabase } from 'lmdb';
 import type { HistoryRetention } from './history-store.ts';
-import type { JobSample, VertexSample } from './job-sample.ts';
+import { rollupOf, type JobSample, type VertexRollup, type VertexSample } from './job-sample.ts';
 import { decodeVertexSample, encodeVertexSample } from './sample-codec.ts';
 
 /** A sample without its vertices' columns: what a time axis or a job list needs. */
 export type SampleHead = Omit<JobSample, 'vertices' | 'clusterId' | 'jobId'> & {
-  vertices: Array<Omit<VertexSample, 'subtasks'>>;
+  /** Each vertex without its columns, with their rollup (absent in samples stored before rollups were kept). */
+  vertices: Array<Omit<VertexSample, 'subtasks'> & { rollup?: VertexRollup }>;
   /** Encoded bytes of the sample's vertex columns (for the size bound). */
   storedBytes: number;
 };
@@ -55,7 +56,7 @@ export class SampleLog {
       jobName: sample.jobName,
       jobState: sample.jobState,
       jobStartTime: sample.jobStartTime,
-      vertices: sample.vertices.map(({ subtasks: _subtasks, ...rest }) => rest),
+      vertices: sample.vertices.map(({ subtasks, ...rest }) => ({ ...rest, rollup: rollupOf({ subtasks }) })),
       edges: sample.edges,
       taskManagers: sample.taskManagers,
       lastCompletedCheckpointId: sample.lastCompletedCheckpointId,
@@ -110,6 +111,11 @@ export class SampleLog {
   /** Sample heads (time, state, cost) of `[from, to]`, oldest first. */
   heads(clusterId: string, jobId: string, from: number, to: number): SampleHead[] {
     return [...this.headTable.getRange({ start: [clusterId, jobId, from], end: [clusterId, jobId, to + 1] })].map((e) => e.value);
+  }
+
+  /** The newest sample's head (names, states, edges) without decoding any column. */
+  latestHead(clusterId: string, jobId: string): SampleHead | undefined {
+    return first(this.headTable.getRange({ start: [clusterId, jobId, Infinity], end: [clusterId, jobId, -Infinity], reverse: true, limit: 1 }));
   }
 
   /** The newest sample of a job, with its columns. */
@@ -194,7 +200,7 @@ function toSample(clusterId: string, jobId: string, head: SampleHead, columnsOf:
     clusterId,
     jobId,
     ...rest,
-    vertices: vertices.map((v) => columnsOf(v.id) ?? { ...v, subtasks: null, unavailable: 'missing from the store' }),
+    vertices: vertices.map(({ rollup: _rollup, ...v }) => columnsOf(v.id) ?? { ...v, subtasks: null, unavailable: 'missing from the store' }),
   };
 }
 

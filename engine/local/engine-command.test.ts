@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -17,11 +17,13 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', HARNESS, 'engine', ...args], {
+const SHIFT_WALL_CLOCK = path.join(HERE, 'testing/shift-wall-clock.ts');
+
+function run(args: string[], options: { env?: NodeJS.ProcessEnv; wallClockShiftMs?: number } = {}): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', SHIFT_WALL_CLOCK, HARNESS, 'engine', ...args], {
     cwd: path.resolve(HERE, '../..'),
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...options.env, FLINK_OPS_TEST_WALL_CLOCK_SHIFT_MS: String(options.wallClockShiftMs ?? 0) },
   });
   children.push(child);
   let output = '';
@@ -67,7 +69,7 @@ describe('flink-ops engine', () => {
 
   it('takes the token from FLINK_OPS_ENGINE_TOKEN (how the app starts it) without printing it', async () => {
     const token = 'env-token-0123456789abcdef';
-    const proc = run(['--port', '0', '--events', '1000'], { FLINK_OPS_ENGINE_TOKEN: token });
+    const proc = run(['--port', '0', '--events', '1000'], { env: { FLINK_OPS_ENGINE_TOKEN: token } });
     const [, url] = await waitFor(/^Local engine: (http:\/\/127\.0\.0\.1:\d+)\s*$/m, proc.output);
     await waitFor(/Bearer \$FLINK_OPS_ENGINE_TOKEN/, proc.output);
     expect(proc.output()).not.toContain(token);
@@ -106,6 +108,31 @@ describe('flink-ops engine', () => {
       blocker.close();
     }
   }, 30_000);
+
+  it('with --start-time, writes the same sink output byte for byte whatever the wall clock', async () => {
+    const startTime = Date.UTC(2026, 0, 1, 0, 0, 17);
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'le-start-time-'));
+    const bounded = async (name: string, wallClockShiftMs: number): Promise<string> => {
+      const sinkDir = path.join(folder, name);
+      const proc = run(['--port', '0', '--scenario', 'exactly-once', '--events', '6000', '--rate', '3000', '--seed', '7', '--start-time', String(startTime), '--sink-dir', sinkDir], { wallClockShiftMs });
+      await waitFor(/^Job gatewaymeter \([0-9a-f]{32}\) FINISHED$/m, proc.output, 60_000);
+      proc.child.kill('SIGINT');
+      expect(await proc.exit).toBe(0);
+      return readFileSync(path.join(sinkDir, 'gatewaymeter.ndjson'), 'utf8');
+    };
+    try {
+      const now = await bounded('now', 0);
+      // The same run on a machine whose clock reads three days, five hours and a bit later.
+      const later = await bounded('later', ((3 * 24 + 5) * 60 + 17) * 60_000 + 123);
+      expect(later).toBe(now);
+      const windows = now.trim().split('\n').map((line) => (JSON.parse(line) as { window_start: number }).window_start);
+      expect(windows.length).toBeGreaterThan(5);
+      // Event time counts from the start time, not from the wall clock: the first window is the start time's minute.
+      expect(Math.min(...windows)).toBe(startTime - 17_000);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses an unusable checkpoint folder', async () => {
     // A folder cannot live inside a regular file.

@@ -64,7 +64,13 @@ export interface LocalEngineOptions {
   taskManagerRestartDelayMs?: number | null;
   /** Extra cluster configuration (`config.yaml` entries: `restart-strategy.*`, `execution.checkpointing.*`, ...). */
   flinkConfiguration?: Record<string, string>;
-  /** The virtual clock; defaults to one starting at the current wall-clock time. */
+  /**
+   * Epoch ms where the virtual clock starts: the event-time origin of the generated traffic (and the time every
+   * timestamp of the run counts from). The same seed, events and start time give the same sink output, byte for
+   * byte, whatever the wall clock. @default the wall-clock time at start
+   */
+  startTime?: number;
+  /** The virtual clock; defaults to one starting at `startTime`. */
   clock?: ManualClock;
   /** Charge measured CPU time as busy time (the real-time engine does; deterministic tests do not). @default false */
   measureCpu?: boolean;
@@ -166,6 +172,9 @@ export class LocalEngine {
     positiveInt(options.slotsPerTaskManager, 'slotsPerTaskManager');
     if (options.rate !== undefined && !(options.rate > 0)) throw new LocalEngineError(`--rate must be a positive number of events per second, got ${options.rate}.`);
     if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new LocalEngineError(`--seed must be a whole number, got ${options.seed}.`);
+    if (options.startTime !== undefined && !(Number.isSafeInteger(options.startTime) && options.startTime >= 0)) {
+      throw new LocalEngineError(`--start-time must be epoch milliseconds (a whole number ≥ 0), got ${options.startTime}.`);
+    }
     try {
       this.scenario = options.scenario !== undefined ? loadScenario(options.scenario) : undefined;
     } catch (error) {
@@ -207,7 +216,7 @@ export class LocalEngine {
     const needed = Math.max(this.defaultParallelism, ...Object.values(operatorParallelism));
     const requestedTms = options.taskManagers ?? this.scenario?.cluster.taskManagers;
     const taskManagers = requestedTms ?? Math.max(4, Math.ceil(needed / slotsPerTm));
-    const clock = options.clock ?? new ManualClock(Date.now());
+    const clock = options.clock ?? new ManualClock(options.startTime ?? Date.now());
     this.cluster = new LocalCluster({
       clock,
       taskManagers,

@@ -55,7 +55,11 @@ export async function startLocalEngine(options: StartLocalEngineOptions = {}): P
   if (time === 'manual') server.keepAliveTimeout = 0;
   const portEntry = engine.configuration.find((e) => e.key === 'rest.port');
   if (portEntry) portEntry.value = String(actualPort);
-  const driver = time === 'real' ? new RealTimeDriver(engine) : undefined;
+  // With a fixed start time, virtual time runs at the wall clock's pace from that origin, not at the wall clock.
+  const wallAtStart = Date.now();
+  const startTime = engine.now();
+  const pace = options.startTime !== undefined ? { now: () => startTime + (Date.now() - wallAtStart) } : {};
+  const driver = time === 'real' ? new RealTimeDriver(engine, pace) : undefined;
   driver?.start();
   let closed: Promise<void> | undefined;
   return {

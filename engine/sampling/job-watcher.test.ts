@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   jobId = [...handle.engine.cluster.jobs.keys()][0];
   handle.engine.advance(60_000); // past the shift at 30 s: acme's subtask saturates
-});
+}, 60_000);
 
 afterAll(async () => {
   await handle?.close();

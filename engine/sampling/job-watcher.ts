@@ -4,8 +4,9 @@ import type { HistoryStore } from '../history/history-store.ts';
 import type { HistoryEvent } from '../history/event-log.ts';
 import type { JobSample } from '../history/job-sample.ts';
 import type { Watch } from '../history/watch-list.ts';
+import { CheckpointSync, type CheckpointSyncOptions } from './checkpoint-sync.ts';
 import { eventsBetween } from './sample-events.ts';
-import { sampleJob } from './sample-job.ts';
+import { fetchJobSample, type FetchedSample } from './sample-job.ts';
 
 /** Flink's terminal job states: a job in one of these will not change again. */
 const TERMINAL_STATES = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
@@ -16,7 +17,9 @@ export interface JobWatcherOptions {
   connection(clusterId: string): ClusterConnection;
   /** An unpinned watch ends this long after the last page that showed the job. @default 15 min */
   openWatchIdleMs?: number;
-  /** Called after each stored sample (the checkpoint history hooks in here). */
+  /** How the checkpoint history fetches details (see `CheckpointSync`). */
+  checkpoints?: CheckpointSyncOptions;
+  /** Called after each stored sample. */
   onSample?: (sample: JobSample, connection: ClusterConnection) => Promise<void> | void;
   now?: () => number;
 }
@@ -28,13 +31,15 @@ interface Running {
   gapSince: number | undefined;
   inFlight: Promise<void> | undefined;
   stopped: boolean;
+  checkpoints: CheckpointSync;
 }
 
 /**
  * Samples watched jobs in the background, one loop per job, at the cluster's metrics fetch interval (never faster;
  * a watch may ask for slower), whether or not a page is open. A sample that has not finished is never overlapped by
  * the next. An unreachable cluster or a 5xx is a gap (an event, never zeros); the loop goes on. A job that ends gets
- * a last sample and its watch ends; so does a job the cluster no longer knows.
+ * a last sample and its watch ends; so does a job the cluster no longer knows. Each sample also keeps the job's
+ * checkpoints in the history (`CheckpointSync`), from the `/checkpoints` response the sample read anyway.
  */
 export class JobWatcher {
   private readonly running = new Map<string, Running>();
@@ -117,7 +122,14 @@ export class JobWatcher {
     const key = `${clusterId}\u0000${jobId}`;
     let state = this.running.get(key);
     if (!state) {
-      state = { timer: undefined, previous: this.options.history.samples.latest(clusterId, jobId), gapSince: undefined, inFlight: undefined, stopped: false };
+      state = {
+        timer: undefined,
+        previous: this.options.history.samples.latest(clusterId, jobId),
+        gapSince: undefined,
+        inFlight: undefined,
+        stopped: false,
+        checkpoints: new CheckpointSync(this.options.history, clusterId, jobId, this.options.checkpoints),
+      };
       this.running.set(key, state);
     }
     return state;
@@ -166,13 +178,22 @@ export class JobWatcher {
       return;
     }
     let connection: ClusterConnection;
-    let sample: JobSample;
+    let fetched: FetchedSample;
     try {
       connection = this.options.connection(clusterId);
-      sample = await sampleJob(connection.client, clusterId, jobId, state.previous, this.now);
+      fetched = await fetchJobSample(connection.client, clusterId, jobId, state.previous, this.now);
     } catch (error) {
       await this.onFailure(clusterId, jobId, state, error);
       return;
+    }
+    const { sample } = fetched;
+    if (fetched.checkpoints) {
+      try {
+        // Before the sample is stored: it fills the sample's per-subtask state sizes.
+        await state.checkpoints.sync(connection.client, fetched.checkpoints, sample);
+      } catch {
+        // A failed details request is retried at the next sample; the sample is stored either way.
+      }
     }
     if (state.gapSince !== undefined) {
       const seconds = Math.round((sample.t - state.gapSince) / 1000);
@@ -185,7 +206,7 @@ export class JobWatcher {
     try {
       await this.options.onSample?.(sample, connection);
     } catch {
-      // What hooks in (checkpoint details) records its own failures; the sample is stored either way.
+      // What hooks in records its own failures; the sample is stored either way.
     }
     if (TERMINAL_STATES.has(sample.jobState) && watch) {
       await this.unwatch(clusterId, jobId, `The job ended (${sample.jobState}): its history stays viewable.`);
@@ -197,6 +218,7 @@ export class JobWatcher {
     const t = this.now();
     if (info.kind === 'not-found' && info.status === 404) {
       await this.record({ clusterId, jobId, t, kind: 'job-gone', message: `The cluster no longer knows the job (${info.message}); its history stays viewable.` });
+      await state.checkpoints.jobGone(t);
       await this.unwatch(clusterId, jobId, 'The job is gone from the cluster.');
       return;
     }

@@ -30,6 +30,23 @@ export async function sampleJob(
   previous: JobSample | undefined,
   now: () => number = Date.now,
 ): Promise<JobSample> {
+  return (await fetchJobSample(client, clusterId, jobId, previous, now)).sample;
+}
+
+/** A sample and the job's `/checkpoints` it read (undefined when checkpointing is off or the request failed). */
+export interface FetchedSample {
+  sample: JobSample;
+  checkpoints: Checkpoints | undefined;
+}
+
+/** `sampleJob`, keeping the `/checkpoints` response for the checkpoint history (no second request for it). */
+export async function fetchJobSample(
+  client: FlinkRestClient,
+  clusterId: string,
+  jobId: string,
+  previous: JobSample | undefined,
+  now: () => number = Date.now,
+): Promise<FetchedSample> {
   const requestsBefore = client.stats.requests;
   const bytesBefore = client.stats.bytes;
   // The time the sample was asked for: what the cluster answers describes that moment, however long it takes.
@@ -42,7 +59,7 @@ export async function sampleJob(
   const sample = toJobSample(clusterId, details, vertices, checkpoints, t);
   sample.requests = client.stats.requests - requestsBefore;
   sample.bytes = client.stats.bytes - bytesBefore;
-  return withRates(previous, sample);
+  return { sample: withRates(previous, sample), checkpoints };
 }
 
 export type FetchedVertex = { details: VertexDetails; watermarks: Watermarks } | { unavailable: string };

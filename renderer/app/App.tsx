@@ -115,7 +115,7 @@ function Page({ route, navigate, addFormKey }: { route: Route; navigate: ReturnT
             clusterName={cluster?.name ?? null}
             jobId={route.jobId}
             vertexId={route.vertexId}
-            tab={route.tab}
+            tab={route.tab ?? null}
             onNavigate={navigate}
           />
         </Suspense>

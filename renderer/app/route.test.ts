@@ -26,12 +26,13 @@ describe('parseHash', () => {
       vertexId: 'v9',
     });
     expect(parseHash('#/clusters/c1/jobs/abc?vertex=')).toMatchObject({ vertexId: null });
+    expect(parseHash('#/clusters/c1/jobs/abc?tab=checkpoints')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null, tab: 'checkpoints' });
   });
 
-  it('reads the job page\'s exceptions tab, the graph being the default', () => {
+  it('reads the job page\'s tab (the page shows the graph for none, or one it does not have)', () => {
     expect(parseHash('#/clusters/c1/jobs/abc?tab=exceptions')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null, tab: 'exceptions' });
     expect(parseHash('#/clusters/c1/jobs/abc?vertex=v9&tab=exceptions')).toMatchObject({ vertexId: 'v9', tab: 'exceptions' });
-    expect(parseHash('#/clusters/c1/jobs/abc?tab=nonsense')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null });
+    expect(parseHash('#/clusters/c1/jobs/abc')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null });
   });
 
   it('decodes encoded ids', () => {
@@ -55,6 +56,8 @@ describe('formatRoute', () => {
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v&1' },
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: null, tab: 'exceptions' },
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v1', tab: 'exceptions' },
+    { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: null, tab: 'checkpoints' },
+    { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v1', tab: 'metrics' },
   ];
 
   it.each(routes)('round-trips %j', (route) => {

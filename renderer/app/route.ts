@@ -9,7 +9,7 @@
  *   #/clusters/<id>/jobs/<jobId>        job graph
  *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>   job graph with a vertex's subtasks open
  *   #/cluster/<name>/job/<jobId>        a deep link (engine/contracts/deep-link.ts): the job, by cluster name
- *   #/clusters/<id>/jobs/<jobId>?tab=exceptions      one of the job page's tabs (JOB_TABS)
+ *   #/clusters/<id>/jobs/<jobId>?tab=<tab>          another tab of the job page (checkpoints, metrics, ...)
  */
 import { deepLinkHash, parseDeepLinkPath } from '../../engine/contracts/deep-link';
 
@@ -18,17 +18,9 @@ export type Route =
   | { page: 'add-cluster' }
   | { page: 'edit-cluster'; clusterId: string }
   | { page: 'cluster'; clusterId: string }
-  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null; tab?: JobTab }
+  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null; /** A job page tab other than the graph. */ tab?: string }
   | { page: 'deep-link'; clusterName: string; jobId: string }
   | { page: 'unknown'; hash: string };
-
-/** The job page's tabs, in the order they are shown; the graph is the default and is not written into the URL. */
-export const JOB_TABS = ['graph', 'exceptions', 'kafka'] as const;
-export type JobTab = (typeof JOB_TABS)[number];
-
-function isJobTab(value: string | null): value is JobTab {
-  return (JOB_TABS as readonly (string | null)[]).includes(value);
-}
 
 export function parseHash(hash: string): Route {
   const raw = hash.startsWith('#') ? hash.slice(1) : hash;
@@ -57,9 +49,8 @@ export function parseHash(hash: string): Route {
   if (segments.length === 3 && segments[2] === 'jobs') return { page: 'cluster', clusterId };
   if (segments.length === 4 && segments[2] === 'jobs') {
     const vertex = query.get('vertex');
-    const route: Route = { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null };
     const tab = query.get('tab');
-    return isJobTab(tab) && tab !== 'graph' ? { ...route, tab } : route;
+    return { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null, ...(tab ? { tab } : {}) };
   }
   return { page: 'unknown', hash };
 }
@@ -77,11 +68,8 @@ export function formatRoute(route: Route): string {
       return `#/clusters/${enc(route.clusterId)}`;
     case 'job': {
       const base = `#/clusters/${enc(route.clusterId)}/jobs/${enc(route.jobId)}`;
-      const query = [
-        ...(route.vertexId ? [`vertex=${enc(route.vertexId)}`] : []),
-        ...(route.tab && route.tab !== 'graph' ? [`tab=${route.tab}`] : []),
-      ];
-      return query.length > 0 ? `${base}?${query.join('&')}` : base;
+      const query = [route.vertexId ? `vertex=${enc(route.vertexId)}` : '', route.tab ? `tab=${enc(route.tab)}` : ''].filter(Boolean).join('&');
+      return query ? `${base}?${query}` : base;
     }
     case 'deep-link':
       return deepLinkHash(route);

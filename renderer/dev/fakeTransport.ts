@@ -210,6 +210,18 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
     mime: 'text/csv',
     rows: 1,
   }),
+  // The history: the fake records nothing, and says so.
+  listWatches: () => [],
+  setJobPinned: () => null,
+  listRecordedJobs: () => [],
+  getRecordedJob: () => null,
+  getJobCheckpoints: (clusterId: string, jobId: string) => ({
+    clusterId, jobId, jobName: null, checkpoints: [], inHistory: 0, flink: null, latestCompleted: null, latestSavepoint: null,
+    latestFailed: null, restored: null, markers: [], emptyReason: 'The development fake keeps no history.', watch: null,
+  }),
+  getJobMetricsHistory: (clusterId: string, jobId: string, windowMs: number) => ({
+    clusterId, jobId, from: Date.now() - windowMs, to: Date.now(), samples: 0, vertices: [], markers: [], firstSampleAt: null, lastSampleAt: null,
+  }),
   listJobs: () => [...jobs.map((j) => ({ ...j.summary, durationMs: Date.now() - j.summary.startTime })), finished, failed],
   getJobGraph: (clusterId: string, jobId: string): JobGraph => {
     const job = jobs.find((j) => j.summary.id === jobId);

@@ -43,7 +43,7 @@ test('after a TaskManager process is killed, the Exceptions tab says which one w
   const clusterPage = await form.openSavedCluster();
   await clusterPage.expectJob(cluster.jobId, cluster.jobName, 'RUNNING');
   const jobPage = await clusterPage.openJob(cluster.jobId);
-  await page.getByTestId(testIds.jobGraph.tabs).getByRole('link', { name: 'Exceptions' }).click();
+  await page.getByTestId(testIds.jobTabs.tab('exceptions')).click();
   await expect(page.getByTestId(testIds.exceptions.panel)).toBeVisible();
   // Earlier runs may have left entries in this job's history: the new one must come on top of them.
   const before = await get<{ exceptionHistory: { entries: unknown[] } }>(`/jobs/${cluster.jobId}/exceptions`);

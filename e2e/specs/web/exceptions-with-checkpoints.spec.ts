@@ -52,7 +52,7 @@ test('a TaskManager lost with checkpoints on: the job restarts, and the Exceptio
   const cluster = await form.openSavedCluster();
   await cluster.expectJob(job.jid, job.name, 'RUNNING');
   const graph = await cluster.openJob(job.jid);
-  await page.getByTestId(testIds.jobGraph.tabs).getByRole('link', { name: 'Exceptions' }).click();
+  await page.getByTestId(testIds.jobTabs.tab('exceptions')).click();
   await expect(page.getByTestId(testIds.exceptions.empty)).toContainText('No exceptions');
 
   const { taskmanagers } = await get<{ taskmanagers: { id: string; freeSlots: number; slotsNumber: number }[] }>(`${engine.url}/taskmanagers`);

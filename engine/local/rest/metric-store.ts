@@ -42,9 +42,10 @@ export function subtaskMetrics(task: Task): MetricValues {
   m.set('hardBackPressuredTimeMsPerSecond', long(io.hardBackPressuredTime.getValue()));
   m.set('maxSoftBackPressureTimeMs', long(io.softBackPressuredTime.getMaxSingleMeasurement()));
   m.set('maxHardBackPressureTimeMs', long(io.hardBackPressuredTime.getMaxSingleMeasurement()));
-  m.set('accumulateBusyTimeMs', long(io.accumulatedBusyMs));
-  m.set('accumulateIdleTimeMs', long(io.idleTime.getAccumulatedCount()));
-  m.set('accumulateBackPressuredTimeMs', long(io.softBackPressuredTime.getAccumulatedCount() + io.hardBackPressuredTime.getAccumulatedCount()));
+  const accumulated = io.accumulatedTimes();
+  m.set('accumulateBusyTimeMs', double(accumulated.busyMs));
+  m.set('accumulateIdleTimeMs', long(accumulated.idleMs));
+  m.set('accumulateBackPressuredTimeMs', long(accumulated.backPressuredMs));
   m.set('isBackPressured', String(task.outputBlockers > 0));
   m.set('currentInputWatermark', long(io.currentInputWatermark));
   m.set('checkpointStartDelayNanos', '0');

@@ -94,6 +94,7 @@ function vertexTimes(tasks: Task[], now: number): { start: number; end: number; 
 /** `IOMetricsInfo` of one subtask. */
 export function taskIoMetrics(task: Task): S['IOMetricsInfo'] {
   const io = task.io;
+  const accumulated = io.accumulatedTimes();
   return {
     'read-bytes': io.numBytesIn.getCount(),
     'read-bytes-complete': true,
@@ -103,9 +104,9 @@ export function taskIoMetrics(task: Task): S['IOMetricsInfo'] {
     'read-records-complete': true,
     'write-records': io.numRecordsOut.count,
     'write-records-complete': true,
-    'accumulated-backpressured-time': io.softBackPressuredTime.getAccumulatedCount() + io.hardBackPressuredTime.getAccumulatedCount(),
-    'accumulated-idle-time': io.idleTime.getAccumulatedCount(),
-    'accumulated-busy-time': io.accumulatedBusyMs,
+    'accumulated-backpressured-time': accumulated.backPressuredMs,
+    'accumulated-idle-time': accumulated.idleMs,
+    'accumulated-busy-time': accumulated.busyMs,
   };
 }
 

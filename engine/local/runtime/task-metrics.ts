@@ -56,6 +56,21 @@ export class TaskIOMetrics {
     return this.softBackPressuredTime.getValue() + this.hardBackPressuredTime.getValue();
   }
 
+  /**
+   * The accumulated times with Flink's types (`accumulated-*-time`, `accumulate*TimeMs`): idle and back-pressured are
+   * whole ms (a `TimerGauge` counts `long` ms); busy is the rest of the time since the task started
+   * (`getAccumulatedBusyTime`: a double, whole as in Flink). The engine accounts fractions of a ms: they stay inside.
+   */
+  accumulatedTimes(): { busyMs: number; idleMs: number; backPressuredMs: number } {
+    const idle = this.idleTime.getAccumulatedCount();
+    const soft = this.softBackPressuredTime.getAccumulatedCount();
+    const hard = this.hardBackPressuredTime.getAccumulatedCount();
+    const idleMs = Math.floor(idle);
+    const backPressuredMs = Math.floor(soft) + Math.floor(hard);
+    const elapsedMs = Math.round(this.accumulatedBusyMs + idle + soft + hard);
+    return { busyMs: Math.max(elapsedMs - idleMs - backPressuredMs, 0), idleMs, backPressuredMs };
+  }
+
   /** `getBusyTimePerSecond()`: 1000 − min(idle + backPressured, 1000). */
   busyTimeMsPerSecond(): number {
     return 1000 - Math.min(this.idleTime.getValue() + this.backPressuredTimeMsPerSecond(), 1000);

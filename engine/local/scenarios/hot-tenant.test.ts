@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignKeyToParallelOperator } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import { requestsPerSecond } from '../gatewaymeter/generator.ts';
@@ -94,4 +97,29 @@ describe('the hot-tenant scenario', () => {
       await before.close();
     }
   });
+});
+
+describe('the hot-tenant scenario with checkpoints every 10 s, as `npm start` runs it', () => {
+  it('keeps its seed figures: tenant-cost subtask 12 ~1,000 ms/s busy, max/avg ≈ 23, assemble HIGH', async () => {
+    const checkpointDir = mkdtempSync(path.join(os.tmpdir(), 'hot-tenant-ckpt-'));
+    const engine = await startLocalEngine({ scenario: 'hot-tenant', port: 0, time: 'manual', clock: new ManualClock(T0), checkpointDir, checkpointIntervalMs: 10_000 });
+    try {
+      engine.engine.advance(150_000);
+      const job = [...engine.engine.cluster.jobs.values()][0];
+      const { counts } = await (await fetch(`${engine.url}/jobs/${job.jobId}/checkpoints`)).json();
+      expect(counts).toMatchObject({ failed: 0 });
+      expect(counts.completed).toBeGreaterThanOrEqual(13);
+      const [, assemble, tenantCost] = job.vertices;
+      const busy = tenantCost.tasks.map((t) => t.io.busyTimeMsPerSecond());
+      expect(busy[assignKeyToParallelOperator('acme', 128, 32)]).toBeGreaterThanOrEqual(980);
+      const ratio = Math.max(...busy) / (busy.reduce((a, b) => a + b, 0) / busy.length);
+      expect(ratio).toBeGreaterThan(21);
+      expect(ratio).toBeLessThan(26);
+      const bp = await (await fetch(`${engine.url}/jobs/${job.jobId}/vertices/${assemble.jobVertex.id}/backpressure`)).json();
+      expect(bp.backpressureLevel).toBe('high');
+    } finally {
+      await engine.close();
+      rmSync(checkpointDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,11 +1,10 @@
 import { useCallback, type ReactNode } from 'react';
-import type { JobGraph } from '../../../engine/contracts/engine-api';
+import type { JobGraph, RecordedJobGraph } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import { useClusterRefresh } from '../../app/refreshSettings';
-import { JOB_TABS, type JobTab, type Route } from '../../app/route';
+import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
 import { PollErrorBanner } from '../../components/ErrorBanner';
-import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { isNotFound } from '../../components/errors';
 import { formatDuration } from '../../components/format';
 import { Freshness } from '../../components/Freshness';
@@ -14,33 +13,30 @@ import { StateBadge } from '../../components/StateBadge';
 import { useNow } from '../../components/useNow';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
-import { ExceptionsPanel } from '../exceptions/ExceptionsPanel';
+import { RecordingBanner } from '../history/RecordingBanner';
+import { WatchToggle } from '../history/WatchToggle';
 import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
-import { SubtasksPanel } from '../subtasks/SubtasksPanel';
 import { ExportSubtasksButton } from './ExportSubtasksButton';
-import { KafkaPanel } from '../kafka/KafkaPanel';
-import { JobGraphCanvas } from './JobGraphCanvas';
+import { JOB_TABS } from './jobTabs';
+import { JobTabs } from './JobTabs';
 import { notRunningNotice } from './notRunning';
-import { useGraphLayout } from './useGraphLayout';
-
-const JOB_TAB_LABELS: Record<JobTab, string> = { graph: 'Graph', exceptions: 'Exceptions', kafka: 'Kafka' };
 
 export interface JobPageProps {
   clusterId: string;
   clusterName: string | null;
   jobId: string;
   vertexId: string | null;
-  /** @default 'graph' */
-  tab?: JobTab;
+  /** The selected tab; null = the graph. */
+  tab: string | null;
   onNavigate: (route: Route, options?: { replace?: boolean }) => void;
 }
 
 /**
- * One job: header, then two tabs. The graph (laid out once per structure) with the selected vertex's subtasks, or the
- * exception history. A job that is not running says so above both.
+ * One job: header and tabs (graph, metrics over time, checkpoints, ...). When the cluster no longer has the job, or
+ * does not answer, the page shows the console's recording of it instead, and says so.
  */
-export function JobPage({ clusterId, clusterName, jobId, vertexId, tab = 'graph', onNavigate }: JobPageProps): ReactNode {
+export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, onNavigate }: JobPageProps): ReactNode {
   const { api } = useEngine();
   const refresh = useClusterRefresh(clusterId);
   useClusterFloor(clusterId, refresh.minMs);
@@ -50,22 +46,27 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab = 'graph'
     refreshSignal: refresh.refreshSignal,
     stopWhen: isNotFound,
   });
-  const graph = poll.data;
-  const { layout, structureKey } = useGraphLayout(graph);
+  const gone = isNotFound(poll.error);
+  // The recording is asked for only when the cluster cannot give the job (it forgot it, or does not answer).
+  const wantRecording = gone || (poll.error != null && poll.data == null);
+  const recordingPoll = usePolling<RecordedJobGraph | null>(
+    () => (wantRecording ? api.getRecordedJob(clusterId, jobId) : Promise.resolve(null)),
+    wantRecording ? refresh.intervalMs : null,
+    { key: `${clusterId}/${jobId}/${wantRecording}`, paused: refresh.paused, refreshSignal: refresh.refreshSignal },
+  );
+  const recording = wantRecording ? (recordingPoll.data ?? null) : null;
+  const recorded = recording != null && (gone || poll.data == null);
+  const graph = recorded ? recording.graph : (poll.data ?? null);
   const jobsHref = hrefFor({ page: 'cluster', clusterId });
 
-  const onSelectVertex = useCallback(
-    (id: string) => onNavigate({ page: 'job', clusterId, jobId, vertexId: id }, { replace: true }),
-    [onNavigate, clusterId, jobId],
+  // A job that does not run says so above every tab, with the way to why it stopped.
+  const notice = graph && !recorded ? notRunningNotice(graph.state, graph.endTime) : null;
+  const exceptionsHref = hrefFor({ page: 'job', clusterId, jobId, vertexId, tab: 'exceptions' });
+
+  const onSelectTab = useCallback(
+    (id: string) => onNavigate({ page: 'job', clusterId, jobId, vertexId, ...(id === JOB_TABS[0].id ? {} : { tab: id }) }, { replace: true }),
+    [onNavigate, clusterId, jobId, vertexId],
   );
-  const tabHref = (to: JobTab) => hrefFor({ page: 'job', clusterId, jobId, vertexId, ...(to !== 'graph' ? { tab: to } : {}) });
-  const notice = graph ? notRunningNotice(graph.state, graph.endTime) : null;
-  const onCloseSubtasks = useCallback(
-    () => onNavigate({ page: 'job', clusterId, jobId, vertexId: null }, { replace: true }),
-    [onNavigate, clusterId, jobId],
-  );
-  const gone = isNotFound(poll.error);
-  const selected = graph?.vertices.find((v) => v.id === vertexId) ?? null;
 
   return (
     <div className="job-page" data-testid={testIds.jobGraph.page}>
@@ -77,20 +78,27 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab = 'graph'
           <h1 className="page-title" data-testid={testIds.jobGraph.name} title={graph?.name ?? jobId}>
             {graph?.name ?? (gone ? 'Job not found' : 'Loading job…')}
           </h1>
+          {recorded ? <span className="muted small">last seen</span> : null}
           {graph ? <StateBadge state={graph.state} testId={testIds.jobGraph.state} /> : null}
-          {graph ? <ExportSubtasksButton clusterId={clusterId} jobId={jobId} /> : null}
+          {recorded ? <span className="badge badge--pending">Recording</span> : null}
+          {graph && !recorded ? <ExportSubtasksButton clusterId={clusterId} jobId={jobId} /> : null}
         </div>
         <div className="job-header__facts">
           <code className="mono small" title="Job ID">
             {jobId}
           </code>
-          {graph ? <JobFacts graph={graph} fetchedAt={poll.updatedAt} /> : null}
-          <Freshness updatedAt={poll.updatedAt} loading={poll.loading} stale={poll.stale} />
+          {graph && !recorded ? <JobFacts graph={graph} fetchedAt={poll.updatedAt} /> : null}
+          {!recorded ? <Freshness updatedAt={poll.updatedAt} loading={poll.loading} stale={poll.stale} /> : null}
         </div>
-        <RefreshControl refresh={refresh} />
+        <div className="job-header__actions">
+          <WatchToggle clusterId={clusterId} jobId={jobId} jobName={graph?.name ?? null} disabled={gone || recorded} />
+          <RefreshControl refresh={refresh} />
+        </div>
       </header>
 
-      {gone ? (
+      {recorded ? (
+        <RecordingBanner recording={recording.recording} gone={gone} error={poll.error} jobsHref={jobsHref} />
+      ) : gone ? (
         <section className="panel not-found" role="alert" data-testid={testIds.jobGraph.notFound}>
           <h2>This job is no longer on the cluster</h2>
           <p>
@@ -117,68 +125,28 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab = 'graph'
           {notice.seeExceptions && tab !== 'exceptions' ? (
             <>
               {' '}
-              <a href={tabHref('exceptions')}>See the exceptions for why.</a>
+              <a href={exceptionsHref}>See the exceptions for why.</a>
             </>
           ) : null}
         </section>
       ) : null}
 
-      <nav className="tabs" aria-label="Job views" data-testid={testIds.jobGraph.tabs}>
-        {JOB_TABS.map((to) => (
-          <a key={to} className={`tabs__tab${tab === to ? ' tabs__tab--active' : ''}`} href={tabHref(to)} aria-current={tab === to ? 'page' : undefined}>
-            {JOB_TAB_LABELS[to]}
-          </a>
-        ))}
-      </nav>
-
-      {tab === 'exceptions' ? (
-        <ErrorBoundary panel="The exception history" resetKey={`${clusterId}/${jobId}/exceptions`}>
-          <ExceptionsPanel clusterId={clusterId} jobId={jobId} refresh={refresh} />
-        </ErrorBoundary>
-      ) : tab === 'kafka' ? (
-        <ErrorBoundary panel="The Kafka panel" resetKey={`${clusterId}/${jobId}/kafka`}>
-          <KafkaPanel clusterId={clusterId} jobId={jobId} graph={graph ?? null} refresh={refresh} />
-        </ErrorBoundary>
-      ) : (
-        <>
-          <ErrorBoundary panel="The job graph" resetKey={`${clusterId}/${jobId}`}>
-            <section className={`panel graph-panel${vertexId ? ' graph-panel--with-subtasks' : ''}${poll.stale ? ' is-stale' : ''}`} aria-label="Job graph">
-              {graph && layout ? (
-                <JobGraphCanvas
-                  key={structureKey ?? ''}
-                  graph={graph}
-                  layout={layout}
-                  selectedVertexId={vertexId}
-                  onSelectVertex={onSelectVertex}
-                />
-              ) : graph ? (
-                <div className="graph-placeholder" data-testid={testIds.jobGraph.layouting}>
-                  Laying out {graph.vertices.length} vertices…
-                </div>
-              ) : !poll.error ? (
-                <div className="graph-placeholder">Loading the job graph…</div>
-              ) : (
-                <div className="graph-placeholder">No graph to show.</div>
-              )}
-            </section>
-          </ErrorBoundary>
-
-          {vertexId ? (
-            <ErrorBoundary panel="The subtasks table" resetKey={vertexId}>
-              <SubtasksPanel
-                clusterId={clusterId}
-                jobId={jobId}
-                vertexId={vertexId}
-                vertexName={selected?.name ?? null}
-                refresh={refresh}
-                onClose={onCloseSubtasks}
-              />
-            </ErrorBoundary>
-          ) : graph && layout ? (
-            <p className="hint">Click a vertex to see its subtasks.</p>
-          ) : null}
-        </>
-      )}
+      <JobTabs
+        tabs={JOB_TABS}
+        active={tab ?? JOB_TABS[0].id}
+        onSelect={onSelectTab}
+        props={{
+          clusterId,
+          jobId,
+          vertexId,
+          graph,
+          recorded,
+          stale: poll.stale && !recorded,
+          failed: graph == null && poll.error != null && !recordingPoll.loading,
+          refresh,
+          onNavigate,
+        }}
+      />
     </div>
   );
 }

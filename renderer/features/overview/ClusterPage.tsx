@@ -6,6 +6,7 @@ import { hrefFor } from '../../app/useHashRoute';
 import { CopyText } from '../../components/CopyText';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { RefreshControl } from '../../components/RefreshControl';
+import { RecordedJobsPanel } from '../history/RecordedJobsPanel';
 import { testIds } from '../../testIds';
 import { JobsPanel } from '../jobs/JobsPanel';
 import { TaskManagersPanel } from '../taskmanagers/TaskManagersPanel';
@@ -48,6 +49,9 @@ export function ClusterPage({
       </ErrorBoundary>
       <ErrorBoundary panel="The jobs table" resetKey={clusterId}>
         <JobsPanel clusterId={clusterId} refresh={refresh} onNavigate={onNavigate} />
+      </ErrorBoundary>
+      <ErrorBoundary panel="The recorded jobs" resetKey={clusterId}>
+        <RecordedJobsPanel clusterId={clusterId} refresh={refresh} />
       </ErrorBoundary>
       <ErrorBoundary panel="The TaskManagers table" resetKey={clusterId}>
         <TaskManagersPanel clusterId={clusterId} canKill={cluster?.builtIn === true} refresh={refresh} />

@@ -1,0 +1,49 @@
+/** Figures as an operator reads them in a sentence: `850 ms`, `4.1 s`, `2 min 05 s`, `1.5 MiB`. Pure. */
+
+export function durationInWords(ms: number): string {
+  if (!Number.isFinite(ms)) return 'an unknown time';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 10_000) return `${trim((ms / 1000).toFixed(1))} s`;
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+  return `${Math.floor(seconds / 3600)} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+export function bytesInWords(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return 'an unknown size';
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  let n = bytes;
+  let unit = 0;
+  while (n >= 1023.5 && unit < BYTE_UNITS.length - 1) {
+    n /= 1024;
+    unit += 1;
+  }
+  return `${n >= 100 ? Math.round(n) : trim(n.toFixed(n >= 10 ? 1 : 2))} ${BYTE_UNITS[unit]}`;
+}
+
+/** The smallest of 1, 2, 5 × 10^k strictly above `value`: "the others took < 50 ms" for a slowest other of 22 ms. */
+export function roundBoundAbove(value: number): number {
+  let bound = 1;
+  for (;;) {
+    for (const step of [1, 2, 5]) if (step * bound > value) return step * bound;
+    bound *= 10;
+  }
+}
+
+/** `subtask 12`, `subtasks 3 and 7`, `subtasks 1, 4 and 9`. */
+export function subtaskList(indices: number[]): string {
+  if (indices.length === 1) return `subtask ${indices[0]}`;
+  return `subtasks ${indices.slice(0, -1).join(', ')} and ${indices[indices.length - 1]}`;
+}
+
+/** The first operator of a chained vertex (`tenant-cost -> Sink: usd-sink` → `tenant-cost`): how operators say it. */
+export function shortVertexName(name: string): string {
+  return name.split(' -> ')[0].trim() || name;
+}
+
+function trim(fixed: string): string {
+  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
+}

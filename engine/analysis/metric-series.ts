@@ -1,0 +1,77 @@
+import { rollupOf, type VertexRollup, type VertexSample } from '../history/job-sample.ts';
+
+/** One vertex at one sample: its subtasks' figures aggregated (null when no subtask had the figure). */
+export interface VertexPoint {
+  t: number;
+  busyMax: number | null;
+  busyAvg: number | null;
+  backPressuredMax: number | null;
+  backPressuredAvg: number | null;
+  idleAvg: number | null;
+  recordsInPerSecond: number | null;
+  recordsOutPerSecond: number | null;
+}
+
+const FIGURES = ['busyMax', 'busyAvg', 'backPressuredMax', 'backPressuredAvg', 'idleAvg', 'recordsInPerSecond', 'recordsOutPerSecond'] as const;
+
+/** Pure: a vertex's per-subtask rates at one sample → max, average or sum over its subtasks (missing = skipped, never 0). */
+export function vertexPointOf(t: number, vertex: Pick<VertexSample, 'subtasks'>): VertexPoint {
+  return { t, ...rollupOf(vertex) };
+}
+
+/** A point from a stored rollup (the sample's head): the same figures, without decoding the columns. */
+export function vertexPointOfRollup(t: number, rollup: VertexRollup): VertexPoint {
+  return { t, ...rollup };
+}
+
+/** A point with no figures: a chart draws a break there. */
+export function gapPoint(t: number): VertexPoint {
+  return { t, busyMax: null, busyAvg: null, backPressuredMax: null, backPressuredAvg: null, idleAvg: null, recordsInPerSecond: null, recordsOutPerSecond: null };
+}
+
+/** The time after which two consecutive samples are a gap: 2.5 × their usual spacing (the median), at least 1 s. */
+export function gapThresholdMs(times: number[]): number {
+  const steps = times
+    .slice(1)
+    .map((t, i) => t - times[i])
+    .filter((d) => d > 0)
+    .sort((a, b) => a - b);
+  if (steps.length === 0) return Infinity;
+  return Math.max(1000, 2.5 * steps[steps.length >> 1]);
+}
+
+/**
+ * Pure: a vertex's points over a window, ready to draw. At most `maxPoints` (neighbours merged: the max of the
+ * maxima, the mean of the averages and sums), and a gap point wherever samples are missing — further apart than
+ * `gapAfterMs`, or a recorded gap (`breaks`: when the sampler lost the cluster) between them. Gaps are drawn as gaps,
+ * never bridged and never zeros.
+ */
+export function seriesOf(points: VertexPoint[], options: { maxPoints: number; gapAfterMs: number; breaks?: number[] }): VertexPoint[] {
+  const breaks = [...(options.breaks ?? [])].sort((a, b) => a - b);
+  const isGap = (a: VertexPoint, b: VertexPoint) => b.t - a.t > options.gapAfterMs || breaks.some((t) => t > a.t && t <= b.t);
+  // Runs of points without a gap inside; merging never crosses a gap.
+  const runs: VertexPoint[][] = [];
+  for (const point of points) {
+    const run = runs[runs.length - 1];
+    if (run && !isGap(run[run.length - 1], point)) run.push(point);
+    else runs.push([point]);
+  }
+  const per = Math.max(1, Math.ceil(points.length / Math.max(1, options.maxPoints - runs.length)));
+  const out: VertexPoint[] = [];
+  runs.forEach((run, r) => {
+    if (r > 0) out.push(gapPoint(Math.round((runs[r - 1][runs[r - 1].length - 1].t + run[0].t) / 2)));
+    for (let i = 0; i < run.length; i += per) out.push(merge(run.slice(i, i + per)));
+  });
+  return out;
+}
+
+function merge(points: VertexPoint[]): VertexPoint {
+  if (points.length === 1) return points[0];
+  const merged = gapPoint(points[points.length - 1].t);
+  for (const figure of FIGURES) {
+    const values = points.map((p) => p[figure]).filter((v): v is number => v !== null);
+    if (values.length === 0) continue;
+    merged[figure] = figure.endsWith('Max') ? Math.max(...values) : values.reduce((a, b) => a + b, 0) / values.length;
+  }
+  return merged;
+}

@@ -1,0 +1,51 @@
+import { useCallback, type ReactNode } from 'react';
+import { ErrorBoundary } from '../../components/ErrorBoundary';
+import { formatTimestamp } from '../../components/format';
+import { testIds } from '../../testIds';
+import { SubtasksPanel } from '../subtasks/SubtasksPanel';
+import { JobGraphCanvas } from './JobGraphCanvas';
+import type { JobTabProps } from './JobTabs';
+import { useGraphLayout } from './useGraphLayout';
+
+/** The job graph (laid out once per structure) and the selected vertex's subtasks. */
+export function GraphTab({ clusterId, jobId, vertexId, graph, recorded, stale, failed, refresh, onNavigate }: JobTabProps): ReactNode {
+  const { layout, structureKey } = useGraphLayout(graph);
+  const onSelectVertex = useCallback(
+    (id: string) => onNavigate({ page: 'job', clusterId, jobId, vertexId: id }, { replace: true }),
+    [onNavigate, clusterId, jobId],
+  );
+  const onCloseSubtasks = useCallback(
+    () => onNavigate({ page: 'job', clusterId, jobId, vertexId: null }, { replace: true }),
+    [onNavigate, clusterId, jobId],
+  );
+  const selected = graph?.vertices.find((v) => v.id === vertexId) ?? null;
+  return (
+    <>
+      {recorded && graph ? (
+        <p className="hint">The graph as the console last sampled it, at {formatTimestamp(graph.fetchedAt)}: figures from then, not now.</p>
+      ) : null}
+      <ErrorBoundary panel="The job graph" resetKey={`${clusterId}/${jobId}`}>
+        <section className={`panel graph-panel${vertexId && !recorded ? ' graph-panel--with-subtasks' : ''}${stale ? ' is-stale' : ''}`} aria-label="Job graph">
+          {graph && layout ? (
+            <JobGraphCanvas key={structureKey ?? ''} graph={graph} layout={layout} selectedVertexId={vertexId} onSelectVertex={onSelectVertex} />
+          ) : graph ? (
+            <div className="graph-placeholder" data-testid={testIds.jobGraph.layouting}>
+              Laying out {graph.vertices.length} vertices…
+            </div>
+          ) : failed ? (
+            <div className="graph-placeholder">No graph to show.</div>
+          ) : (
+            <div className="graph-placeholder">Loading the job graph…</div>
+          )}
+        </section>
+      </ErrorBoundary>
+      {vertexId && !recorded ? (
+        <ErrorBoundary panel="The subtasks table" resetKey={vertexId}>
+          <SubtasksPanel clusterId={clusterId} jobId={jobId} vertexId={vertexId} vertexName={selected?.name ?? null} refresh={refresh} onClose={onCloseSubtasks} />
+        </ErrorBoundary>
+      ) : graph && layout && !recorded ? (
+        <p className="hint">Click a vertex to see its subtasks.</p>
+      ) : null}
+    </>
+  );
+}

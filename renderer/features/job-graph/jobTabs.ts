@@ -1,0 +1,9 @@
+import { checkpointsTab } from '../checkpoints/checkpointsTab';
+import { exceptionsTab } from '../exceptions/exceptionsTab';
+import { kafkaTab } from '../kafka/kafkaTab';
+import { metricsHistoryTab } from '../metrics-history/metricsHistoryTab';
+import { graphTab } from './graphTab';
+import type { JobTab } from './JobTabs';
+
+/** The job page's tabs, in order: one entry per feature folder (each exports its tab). */
+export const JOB_TABS: readonly JobTab[] = [graphTab, metricsHistoryTab, checkpointsTab, exceptionsTab, kafkaTab];
