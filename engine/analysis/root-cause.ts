@@ -190,16 +190,20 @@ function busyVertexFinding(ctx: Context, vertex: VertexWindowStats, victims: Ver
 function convoyExplanation(ctx: Context, vertex: VertexWindowStats, hot: number[], direct: Victim[]): string[] {
   const out: string[] = [];
   for (const victim of direct) {
-    if (victim.highSubtasks.length === 0 || victim.idleSubtasks.length === 0) continue;
     const highs = victim.highSubtasks;
+    const parallelism = ctx.byId.get(victim.vertexId)?.parallelism ?? 0;
+    const others = parallelism - highs.length;
+    if (highs.length === 0 || others === 0) continue;
     const upstream = (ctx.upstream.get(victim.vertexId) ?? []).map((id) => ctx.byId.get(id)).filter((v): v is VertexWindowStats => v !== undefined);
     const blockedUpstream = upstream.filter((u) => maxOf(u.mean.backPressuredTimeMsPerSecond) > HIGH_MS);
+    const plural = highs.length > 1;
+    const starve = `${others} subtask${others === 1 ? '' : 's'} get${others === 1 ? 's' : ''} little or no input and idle${others === 1 ? 's' : ''}`;
     out.push(
-      `Only ${shortName(victim.name)} subtask${highs.length > 1 ? 's' : ''} ${joinNames(highs.map(String))} ${highs.length > 1 ? 'are' : 'is'} HIGH: ` +
-        `${highs.length > 1 ? 'they' : 'it'} cannot send to ${shortName(vertex.name)} subtask ${joinNames(hot.map(String))}, and a Flink subtask whose output is blocked on one channel stops altogether. ` +
+      `Only ${shortName(victim.name)} subtask${plural ? 's' : ''} ${joinNames(highs.map(String))} ${plural ? 'are' : 'is'} HIGH: ` +
+        `${plural ? 'they' : 'it'} cannot send to ${shortName(vertex.name)} subtask ${joinNames(hot.map(String))}, and a Flink subtask whose output is blocked on one channel stops altogether. ` +
         (blockedUpstream.length > 0
-          ? `${joinNames(blockedUpstream.map((u) => shortName(u.name)))} then blocks on ${highs.length > 1 ? 'their' : 'its'} full input, so ${shortName(victim.name)}'s other ${victim.idleSubtasks.length} subtask${victim.idleSubtasks.length === 1 ? '' : 's'} get${victim.idleSubtasks.length === 1 ? 's' : ''} no input and go${victim.idleSubtasks.length === 1 ? 'es' : ''} idle.`
-          : `Its other ${victim.idleSubtasks.length} subtask${victim.idleSubtasks.length === 1 ? '' : 's'} get${victim.idleSubtasks.length === 1 ? 's' : ''} no input and idle.`) +
+          ? `${joinNames(blockedUpstream.map((u) => shortName(u.name)))} then blocks on ${plural ? 'their' : 'its'} full input, so ${shortName(victim.name)}'s other ${starve}.`
+          : `Its other ${starve}.`) +
         ' The backpressure looks lopsided; the cause is the hot subtask.',
     );
   }
