@@ -100,6 +100,11 @@ describe('hotSubtasks', () => {
     expect(hotSubtasks([1000, 600], { busy: [1000, 600] })).toEqual([]);
   });
 
+  it('calls nothing hot below the floor: 0.8 ms/s of busy time is noise, not load', () => {
+    expect(hotSubtasks([0.8, 0.1, 0.1, 0.1])).toEqual([0]);
+    expect(hotSubtasks([0.8, 0.1, 0.1, 0.1], { floor: 50 })).toEqual([]);
+  });
+
   it('does not call the lumps of equal keys hashed unevenly hot (4, 2, 2 and 0 keys on 4 subtasks)', () => {
     expect(hotSubtasks([154, 81, 77, 0])).toEqual([]);
   });

@@ -78,7 +78,7 @@ export function parseMetricValue(raw: unknown): number {
  * Pure: every skew figure of one metric, from one value per subtask (NaN = missing). `busy` (ms/s per subtask) tells
  * which subtasks are saturated, for the hot test.
  */
-export function skewStatistics(values: ArrayLike<number>, busy?: ArrayLike<number>): SkewStatistics {
+export function skewStatistics(values: ArrayLike<number>, busy?: ArrayLike<number>, hotFloor = 0): SkewStatistics {
   const n = values.length;
   const counted: number[] = [];
   const index: number[] = [];
@@ -130,7 +130,7 @@ export function skewStatistics(values: ArrayLike<number>, busy?: ArrayLike<numbe
     maxOverMean: mean > 0 ? max / mean : null,
     maxOverMedian: median > 0 ? max / median : null,
     idle,
-    hot: hotSubtasks(values, { busy }),
+    hot: hotSubtasks(values, { busy, floor: hotFloor }),
   };
 }
 
@@ -139,9 +139,11 @@ export function skewStatistics(values: ArrayLike<number>, busy?: ArrayLike<numbe
  * key, are not the yardstick: fewer keys than subtasks is not skew), each is hot when it is above mean + K × MAD
  * (mean absolute deviation) of the others not yet found hot, and at least `HOT_MIN_RATIO` × their mean
  * (`HOT_MIN_RATIO_SATURATED` for a subtask `busy` shows saturated). Testing the hottest first against the rest lets
- * one hot subtask not hide another, and tells two subtasks apart at parallelism 2.
+ * one hot subtask not hide another, and tells two subtasks apart at parallelism 2. Below `floor` nothing is hot
+ * (a subtask busy 1 ms/s is not hot, whatever its siblings do).
  */
-export function hotSubtasks(values: ArrayLike<number>, options: { busy?: ArrayLike<number>; madFactor?: number; limit?: number } = {}): number[] {
+export function hotSubtasks(values: ArrayLike<number>, options: { busy?: ArrayLike<number>; floor?: number; madFactor?: number; limit?: number } = {}): number[] {
+  const floor = options.floor ?? 0;
   const madFactor = options.madFactor ?? HOT_MAD_FACTOR;
   const minRatioOf = (k: number) => ((options.busy?.[k] ?? 0) >= SATURATED_BUSY_MS ? HOT_MIN_RATIO_SATURATED : HOT_MIN_RATIO);
   let max = 0;
@@ -164,6 +166,7 @@ export function hotSubtasks(values: ArrayLike<number>, options: { busy?: ArrayLi
   for (const i of active) restSum += values[i];
   for (let h = 0; h < active.length && hot.length < limit; h++) {
     const candidate = values[active[h]];
+    if (candidate < floor) break;
     const rest = active.slice(h + 1);
     restSum -= candidate;
     if (rest.length === 0) {

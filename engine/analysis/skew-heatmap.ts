@@ -1,7 +1,7 @@
 import { SKEW_METRIC_UNIT, type DiagnosisWindow, type HeatmapRow, type SkewHeatmap, type SkewMetric } from '../contracts/diagnosis.ts';
 import { keyedVertexIds } from './keyed-vertices.ts';
 import { skewStatistics } from './skew-figures.ts';
-import { metricValues } from './vertex-diagnosis.ts';
+import { HOT_FLOOR, metricValues } from './vertex-diagnosis.ts';
 import type { JobWindowStats } from './window-stats.ts';
 
 /**
@@ -14,7 +14,7 @@ export function skewHeatmap(window: JobWindowStats, metric: SkewMetric, aggregat
   let max: number | null = null;
   const rows = window.vertices.map((vertex): HeatmapRow => {
     const values = metricValues(vertex, metric, aggregate);
-    const stats = skewStatistics(values, vertex.mean.busyTimeMsPerSecond);
+    const stats = skewStatistics(values, vertex.mean.busyTimeMsPerSecond, HOT_FLOOR[metric]);
     if (stats.max !== null && (max === null || stats.max > max)) max = stats.max;
     const out: Array<number | null> = new Array(values.length);
     for (let k = 0; k < values.length; k++) {

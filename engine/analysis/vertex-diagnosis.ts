@@ -5,6 +5,21 @@ import { keyedVertexIds } from './keyed-vertices.ts';
 import { skewStatistics, type SkewStatistics } from './skew-figures.ts';
 import type { JobWindowStats, VertexWindowStats } from './window-stats.ts';
 
+/**
+ * Below these a subtask is not hot, whatever its siblings do: 5% busy is no load (and at that level busy time is
+ * mostly measurement noise), back-pressure starts to matter at Flink's "low" (10%); a lot of idle time is no skew.
+ */
+export const HOT_FLOOR: Record<SkewMetric, number> = {
+  recordsInPerSecond: 0,
+  recordsOutPerSecond: 0,
+  bytesInPerSecond: 0,
+  bytesOutPerSecond: 0,
+  busyTimeMsPerSecond: 50,
+  backPressuredTimeMsPerSecond: 100,
+  idleTimeMsPerSecond: Infinity,
+  checkpointedStateBytes: 0,
+};
+
 /** One value per subtask of a metric over the window: the window mean (or the highest per-sample rate). */
 export function metricValues(vertex: VertexWindowStats, metric: SkewMetric, aggregate: 'mean' | 'max' = 'mean'): Float64Array {
   if (metric === 'checkpointedStateBytes') return vertex.checkpointedBytes;
@@ -18,14 +33,18 @@ export function subtaskRef(window: Pick<JobWindowStats, 'taskManagers'>, vertex:
 }
 
 /**
- * The metric a vertex's load is read from: busy time where the cluster measures it and anything is busy; else the
- * records it reads (a source reads none: the records it emits).
+ * The metric a vertex's load is read from: busy time where the cluster measures it and something is really busy
+ * (at least `HOT_FLOOR`); else the records it reads (a source reads none: the records it emits).
  */
 export function loadMetricOf(vertex: VertexWindowStats): SkewMetric | null {
-  const candidates: SkewMetric[] = ['busyTimeMsPerSecond', 'recordsInPerSecond', 'recordsOutPerSecond'];
-  for (const metric of candidates) {
+  const candidates: Array<[SkewMetric, number]> = [
+    ['busyTimeMsPerSecond', HOT_FLOOR.busyTimeMsPerSecond],
+    ['recordsInPerSecond', 0],
+    ['recordsOutPerSecond', 0],
+  ];
+  for (const [metric, floor] of candidates) {
     const values = metricValues(vertex, metric);
-    for (let k = 0; k < values.length; k++) if (values[k] > 0) return metric;
+    for (let k = 0; k < values.length; k++) if (values[k] > floor) return metric;
   }
   return vertex.samples > 0 && vertex.mean.busyTimeMsPerSecond.some((v) => Number.isFinite(v)) ? 'busyTimeMsPerSecond' : null;
 }
@@ -44,7 +63,7 @@ export function diagnoseVertices(window: JobWindowStats): VertexDiagnosis[] {
   const keyed = keyedVertexIds(window.edges);
   return window.vertices.map((vertex) => {
     const busy = vertex.mean.busyTimeMsPerSecond;
-    const statistics = new Map<SkewMetric, SkewStatistics>(SKEW_METRICS.map((m) => [m, skewStatistics(metricValues(vertex, m), busy)]));
+    const statistics = new Map<SkewMetric, SkewStatistics>(SKEW_METRICS.map((m) => [m, skewStatistics(metricValues(vertex, m), busy, HOT_FLOOR[m])]));
     const loadMetric = vertex.unavailable ? null : loadMetricOf(vertex);
     const backPressured = statistics.get('backPressuredTimeMsPerSecond')!;
     return {

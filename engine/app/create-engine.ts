@@ -10,6 +10,9 @@ import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
+import { DiagnosisService } from '../diagnosis/diagnosis-service.ts';
+import { locateKey } from '../analysis/key-groups/key-location.ts';
+import { KEY_TYPES } from '../contracts/diagnosis.ts';
 
 export interface EngineDeps {
   clusterStore: ClusterStore;
@@ -49,6 +52,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const connection = (clusterId: string) => connections.get(findCluster(clusterId));
   const watcher = new JobWatcher({ history: deps.history, connection });
   watcher.start();
+  const diagnosis = new DiagnosisService(deps.history);
 
   /** The secret the form sent, or on edit the one already stored. */
   const secretFor = (input: ReturnType<typeof validateClusterInput>): string | undefined => {
@@ -157,6 +161,27 @@ export function createEngine(deps: EngineDeps): Engine {
       if (pinned) return { ...(await watcher.watch(clusterId, requireId(jobId, 'job'), { pinned: true })) };
       const existing = deps.history.watches.get(clusterId, requireId(jobId, 'job'));
       return existing ? { ...(await watcher.watch(clusterId, jobId, { pinned: false })) } : null;
+    },
+
+    async diagnoseJob(clusterId, jobId, windowMs) {
+      findCluster(clusterId);
+      return diagnosis.diagnose(clusterId, requireId(jobId, 'job'), windowMs);
+    },
+
+    async getSkewHeatmap(clusterId, jobId, windowMs, metric, aggregate) {
+      findCluster(clusterId);
+      return diagnosis.heatmap(clusterId, requireId(jobId, 'job'), windowMs, metric, aggregate);
+    },
+
+    async locateKey(lookup) {
+      if (!lookup || typeof lookup.key !== 'string' || !(KEY_TYPES as readonly unknown[]).includes(lookup.keyType)) {
+        throw new EngineError('invalid-input', `A key lookup needs a key (text) and its type: ${KEY_TYPES.join(', ')}.`);
+      }
+      try {
+        return locateKey(lookup);
+      } catch (error) {
+        throw new EngineError('invalid-input', (error as Error).message);
+      }
     },
 
     close: () => watcher.stop(),

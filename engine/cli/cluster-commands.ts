@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { JobGraph, JobSummary } from '../contracts/engine-api.ts';
+import type { ClusterCheck, JobGraph, JobSummary } from '../contracts/engine-api.ts';
 import { connect, createClient } from '../clusters/cluster-connections.ts';
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
@@ -9,7 +9,7 @@ import { CliError, EXIT } from './cli-error.ts';
 import { openClusterStore } from './data-dir.ts';
 import { formatDuration, formatTable } from './format-table.ts';
 
-interface ConnectionOptions {
+export interface ConnectionOptions {
   url: string;
   timeout: string;
   caFile?: string;
@@ -52,7 +52,7 @@ export function registerClusterCommands(program: Command): void {
     });
 }
 
-function withConnection(command: Command): Command {
+export function withConnection(command: Command): Command {
   return command
     .requiredOption('--url <url>', 'REST URL of the JobManager, e.g. http://127.0.0.1:8081')
     .option('--timeout <ms>', 'request timeout in ms', String(DEFAULT_TIMEOUT_MS))
@@ -62,6 +62,11 @@ function withConnection(command: Command): Command {
 
 /** Connects and checks that this is a Flink REST API before doing anything else. */
 async function attach(options: ConnectionOptions): Promise<FlinkRestClient> {
+  return (await attachChecked(options)).client;
+}
+
+/** `attach`, keeping what the check found (version, metrics fetch interval). */
+export async function attachChecked(options: ConnectionOptions): Promise<{ client: FlinkRestClient; check: ClusterCheck }> {
   const timeoutMs = Number(options.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliError(EXIT.badArguments, `--timeout must be a positive number of ms, not "${options.timeout}".`);
   const env = process.env;
@@ -72,8 +77,8 @@ async function attach(options: ConnectionOptions): Promise<FlinkRestClient> {
       : { kind: 'none' as const };
   const secret = env.FLINK_OPS_TOKEN ?? env.FLINK_OPS_PASSWORD;
   const client = createClient({ name: options.url, url: options.url, auth, caFile: options.caFile, timeoutMs }, secret);
-  await connect(client).check();
-  return client;
+  const check = await connect(client).check();
+  return { client, check };
 }
 
 /** An id matches exactly; a name matches the running job of that name, else its most recent run. */

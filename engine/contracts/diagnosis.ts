@@ -218,7 +218,9 @@ export interface HeatmapRow {
   hot: number[];
 }
 
-export type KeyType = 'string' | 'int' | 'long';
+/** How the console hashes a typed-in key: Java String, Integer or Long (what the job's KeySelector returns). */
+export const KEY_TYPES = ['string', 'int', 'long'] as const;
+export type KeyType = (typeof KEY_TYPES)[number];
 
 export interface KeyLookup {
   key: string;

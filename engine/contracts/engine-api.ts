@@ -4,6 +4,8 @@
  * so every method takes and returns plain JSON data.
  */
 
+import type { JobDiagnosis, KeyLocation, KeyLookup, SkewHeatmap, SkewMetric } from './diagnosis.ts';
+
 export type AuthKind = 'none' | 'basic' | 'bearer';
 
 /** What the user types into the cluster form. Secrets travel only on save, never back out. */
@@ -238,6 +240,15 @@ export interface EngineApi {
   listWatches(): Promise<JobWatch[]>;
   /** Pins a job (watched until unpinned or it ends) or unpins it (then watched only while a page shows it). */
   setJobPinned(clusterId: string, jobId: string, pinned: boolean): Promise<JobWatch | null>;
+  /**
+   * The root cause in one sentence, per-subtask skew figures and hot subtasks, over the last `windowMs` of the job's
+   * history (ending at its newest sample). Reads the history only: no request to the cluster.
+   */
+  diagnoseJob(clusterId: string, jobId: string, windowMs: number): Promise<JobDiagnosis>;
+  /** Every vertex × subtask of one metric over the window, for the heatmap. */
+  getSkewHeatmap(clusterId: string, jobId: string, windowMs: number, metric: SkewMetric, aggregate: 'mean' | 'max'): Promise<SkewHeatmap>;
+  /** Which subtask owns a key (Flink's key-group assignment), and where a rescale would move it. */
+  locateKey(lookup: KeyLookup): Promise<KeyLocation>;
 }
 
 export type EngineMethod = keyof EngineApi;
@@ -257,6 +268,9 @@ export const ENGINE_METHODS = [
   'killTaskManager',
   'listWatches',
   'setJobPinned',
+  'diagnoseJob',
+  'getSkewHeatmap',
+  'locateKey',
 ] as const satisfies readonly EngineMethod[];
 
 /** What a bridge returns for one call. */

@@ -1,0 +1,73 @@
+import { SKEW_METRICS, type DiagnosisWindow, type JobDiagnosis, type SkewHeatmap, type SkewMetric } from '../contracts/diagnosis.ts';
+import { diagnoseWindow } from '../analysis/diagnose-job.ts';
+import { skewHeatmap } from '../analysis/skew-heatmap.ts';
+import type { JobWindowStats } from '../analysis/window-stats.ts';
+import { EngineError } from '../flink-rest/errors.ts';
+import type { HistoryStore } from '../history/history-store.ts';
+import { readJobWindow } from './read-window.ts';
+
+/** Windows an operator can ask for: 10 s to the 24 h the history keeps by default. */
+export const MIN_WINDOW_MS = 10_000;
+export const MAX_WINDOW_MS = 24 * 3600_000;
+
+/**
+ * The diagnosis and the heatmap of a watched job over "the last N" of its history. A window ends at the job's
+ * newest sample, so its figures are computed once per new sample and shared by the sentence, the skew table and
+ * the heatmap (and every metric the operator flips through).
+ */
+export class DiagnosisService {
+  private readonly cache = new Map<string, { to: number; window: JobWindowStats }>();
+
+  constructor(
+    private readonly store: HistoryStore,
+    private readonly cacheSize = 4,
+  ) {}
+
+  diagnose(clusterId: string, jobId: string, windowMs: unknown): JobDiagnosis {
+    const ms = checkWindow(windowMs);
+    const diagnosis = diagnoseWindow(this.window(clusterId, jobId, ms), ms);
+    // An empty window knows no ids of its own: say which job it was asked for.
+    return { ...diagnosis, clusterId, jobId };
+  }
+
+  heatmap(clusterId: string, jobId: string, windowMs: unknown, metric: unknown, aggregate: unknown): SkewHeatmap {
+    const ms = checkWindow(windowMs);
+    if (!(SKEW_METRICS as readonly unknown[]).includes(metric)) {
+      throw new EngineError('invalid-input', `Unknown metric "${String(metric)}": use one of ${SKEW_METRICS.join(', ')}.`);
+    }
+    if (aggregate !== 'mean' && aggregate !== 'max') throw new EngineError('invalid-input', `Aggregate "${String(aggregate)}" is not "mean" or "max".`);
+    const window = this.window(clusterId, jobId, ms);
+    return { ...skewHeatmap(window, metric as SkewMetric, aggregate, windowInfo(window, ms)), clusterId, jobId };
+  }
+
+  private window(clusterId: string, jobId: string, windowMs: number): JobWindowStats {
+    const newest = this.store.samples.job(clusterId, jobId)?.lastSampleAt;
+    if (newest === undefined) return readJobWindow(this.store, clusterId, jobId, 1, 0);
+    const key = `${clusterId}\u0000${jobId}\u0000${windowMs}`;
+    const cached = this.cache.get(key);
+    if (cached && cached.to === newest) return cached.window;
+    const window = readJobWindow(this.store, clusterId, jobId, newest - windowMs, newest);
+    this.cache.delete(key);
+    this.cache.set(key, { to: newest, window });
+    while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    return window;
+  }
+}
+
+export function windowInfo(window: JobWindowStats, requestedMs: number): DiagnosisWindow {
+  const known = window.samples > 0;
+  return {
+    requestedMs,
+    from: known ? window.from : null,
+    to: known ? window.to : null,
+    samples: window.samples,
+    spanMs: window.samples > 1 ? window.to - window.from : 0,
+  };
+}
+
+function checkWindow(windowMs: unknown): number {
+  if (typeof windowMs !== 'number' || !Number.isInteger(windowMs) || windowMs < MIN_WINDOW_MS || windowMs > MAX_WINDOW_MS) {
+    throw new EngineError('invalid-input', `The window must be a whole number of ms from ${MIN_WINDOW_MS} (10 s) to ${MAX_WINDOW_MS} (24 h), got ${String(windowMs)}.`);
+  }
+  return windowMs;
+}
