@@ -138,7 +138,7 @@ function busyVertexFinding(ctx: Context, vertex: VertexWindowStats, victims: Ver
     const level = `${hot.length > 1 ? 'up to ' : ''}${ms(busy[hot[0]])}`;
     const figure = `${state === 'saturated' ? `busy ${level}` : level}, ${times(busy[hot[0]] / mean)} the vertex's average`;
     const siblingsPhrase =
-      siblings === 0 ? '' : restMax < 100 ? ` while its ${siblings} sibling${siblings === 1 ? '' : 's'} ${siblings === 1 ? 'is' : 'are'} nearly idle (busy at most ${ms(restMax)})` : ` while its ${siblings} sibling${siblings === 1 ? '' : 's'} average ${ms(restMean)}`;
+      siblings === 0 ? '' : restMax < 100 ? ` while its ${siblings} sibling${siblings === 1 ? '' : 's'} ${siblings === 1 ? 'is' : 'are'} nearly idle (busy at most ${ms(restMax)})` : ` while its ${siblings} sibling${siblings === 1 ? ' is' : 's are'} busy at most ${ms(restMax)}`;
     const cause = keyed ? 'data skew on the key' : 'the load is skewed across subtasks (the input is not keyed)';
     const sentence = noBackpressure
       ? `No backpressure yet, but ${who} ${hot.length > 1 ? 'are' : 'is'} ${state} (${figure})${siblingsPhrase}: ${cause}.`

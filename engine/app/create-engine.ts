@@ -11,7 +11,7 @@ import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
 import { DiagnosisService } from '../diagnosis/diagnosis-service.ts';
-import { locateKey } from '../analysis/key-groups/key-location.ts';
+import { keyGroupRanges, locateKey } from '../analysis/key-groups/key-location.ts';
 import { KEY_TYPES } from '../contracts/diagnosis.ts';
 
 export interface EngineDeps {
@@ -179,6 +179,14 @@ export function createEngine(deps: EngineDeps): Engine {
       }
       try {
         return locateKey(lookup);
+      } catch (error) {
+        throw new EngineError('invalid-input', (error as Error).message);
+      }
+    },
+
+    async getKeyGroupRanges(maxParallelism, parallelism) {
+      try {
+        return keyGroupRanges(maxParallelism, parallelism);
       } catch (error) {
         throw new EngineError('invalid-input', (error as Error).message);
       }

@@ -4,7 +4,7 @@
  * so every method takes and returns plain JSON data.
  */
 
-import type { JobDiagnosis, KeyLocation, KeyLookup, SkewHeatmap, SkewMetric } from './diagnosis.ts';
+import type { JobDiagnosis, KeyGroupRangeView, KeyLocation, KeyLookup, SkewHeatmap, SkewMetric } from './diagnosis.ts';
 
 export type AuthKind = 'none' | 'basic' | 'bearer';
 
@@ -99,6 +99,11 @@ export interface VertexView {
   idleTimeMsPerSecond: MetricAggregate | null;
   /** busyTimeMsPerSecond max/avg over the subtasks: 1 = even, the parallelism = one subtask does all the work. */
   busySkew: number | null;
+  /**
+   * The busy skew is an alarm: the busiest subtask is at least half busy and ≥ 2× the average. Few keys over lightly
+   * loaded subtasks is not. Absent = not known (an engine without the rule).
+   */
+  busySkewAlarm?: boolean;
   /** From the highest backPressuredTimeMsPerSecond, with Flink's thresholds (≤0.10 ok, ≤0.50 low, else high). */
   backpressureLevel: BackpressureLevel | null;
 }
@@ -249,6 +254,8 @@ export interface EngineApi {
   getSkewHeatmap(clusterId: string, jobId: string, windowMs: number, metric: SkewMetric, aggregate: 'mean' | 'max'): Promise<SkewHeatmap>;
   /** Which subtask owns a key (Flink's key-group assignment), and where a rescale would move it. */
   locateKey(lookup: KeyLookup): Promise<KeyLocation>;
+  /** The key-group range each subtask of a keyed vertex owns, index = subtask. */
+  getKeyGroupRanges(maxParallelism: number, parallelism: number): Promise<KeyGroupRangeView[]>;
 }
 
 export type EngineMethod = keyof EngineApi;
@@ -271,6 +278,7 @@ export const ENGINE_METHODS = [
   'diagnoseJob',
   'getSkewHeatmap',
   'locateKey',
+  'getKeyGroupRanges',
 ] as const satisfies readonly EngineMethod[];
 
 /** What a bridge returns for one call. */

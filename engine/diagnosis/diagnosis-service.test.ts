@@ -97,6 +97,12 @@ describe('the EngineApi', () => {
       expect(await engine.locateKey({ key: 'acme', keyType: 'string', maxParallelism: 128, parallelism: 32, rescaleTo: [64] })).toMatchObject({ subtask: 12, keyGroup: 50, rescale: [{ parallelism: 64, subtask: 25 }] });
       await expect(engine.locateKey({ key: '1.5', keyType: 'int', maxParallelism: 128, parallelism: 4 })).rejects.toThrow(/not a whole number/);
       await expect(engine.locateKey({ key: 'x', keyType: 'uuid' as 'string', maxParallelism: 128, parallelism: 4 })).rejects.toThrow(/string, int, long/);
+      expect(await engine.getKeyGroupRanges(128, 3)).toEqual([
+        { startKeyGroup: 0, endKeyGroup: 42 },
+        { startKeyGroup: 43, endKeyGroup: 85 },
+        { startKeyGroup: 86, endKeyGroup: 127 },
+      ]);
+      await expect(engine.getKeyGroupRanges(4, 8)).rejects.toThrow(/higher than its maximum parallelism/);
       await expect(engine.diagnoseJob('nope', JOB, 60_000)).rejects.toThrow(/No saved cluster/);
       await expect(engine.diagnoseJob('c', 'not-an-id', 60_000)).rejects.toThrow(/not a Flink job id/);
     } finally {

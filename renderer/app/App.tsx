@@ -101,6 +101,8 @@ function Page({ route, navigate }: { route: Route; navigate: ReturnType<typeof u
             clusterName={cluster?.name ?? null}
             jobId={route.jobId}
             vertexId={route.vertexId}
+            sort={route.sort ?? null}
+            subtask={route.subtask ?? null}
             onNavigate={navigate}
           />
         </Suspense>

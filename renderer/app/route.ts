@@ -8,13 +8,14 @@
  *   #/clusters/<id>                     overview + jobs
  *   #/clusters/<id>/jobs/<jobId>        job graph
  *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>   job graph with a vertex's subtasks open
+ *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>&sort=<column>&subtask=<n>   ... sorted by a column, a subtask marked
  */
 export type Route =
   | { page: 'home' }
   | { page: 'add-cluster' }
   | { page: 'edit-cluster'; clusterId: string }
   | { page: 'cluster'; clusterId: string }
-  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null }
+  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null; sort?: string; subtask?: number }
   | { page: 'unknown'; hash: string };
 
 export function parseHash(hash: string): Route {
@@ -40,7 +41,13 @@ export function parseHash(hash: string): Route {
   if (segments.length === 3 && segments[2] === 'jobs') return { page: 'cluster', clusterId };
   if (segments.length === 4 && segments[2] === 'jobs') {
     const vertex = query.get('vertex');
-    return { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null };
+    const route: Route = { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null };
+    // The evidence of a finding: the subtasks table sorted by the metric that proves it, the named subtask marked.
+    const sort = query.get('sort');
+    const subtask = Number(query.get('subtask') ?? Number.NaN);
+    if (route.vertexId && sort) route.sort = sort;
+    if (route.vertexId && query.has('subtask') && Number.isInteger(subtask) && subtask >= 0) route.subtask = subtask;
+    return route;
   }
   return { page: 'unknown', hash };
 }
@@ -58,7 +65,10 @@ export function formatRoute(route: Route): string {
       return `#/clusters/${enc(route.clusterId)}`;
     case 'job': {
       const base = `#/clusters/${enc(route.clusterId)}/jobs/${enc(route.jobId)}`;
-      return route.vertexId ? `${base}?vertex=${enc(route.vertexId)}` : base;
+      if (!route.vertexId) return base;
+      const sort = route.sort ? `&sort=${enc(route.sort)}` : '';
+      const subtask = route.subtask !== undefined ? `&subtask=${route.subtask}` : '';
+      return `${base}?vertex=${enc(route.vertexId)}${sort}${subtask}`;
     }
     case 'unknown':
       return route.hash.startsWith('#') ? route.hash : `#${route.hash}`;

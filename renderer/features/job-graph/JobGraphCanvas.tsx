@@ -37,6 +37,8 @@ export interface JobGraphCanvasProps {
   layout: GraphLayout;
   selectedVertexId: string | null;
   onSelectVertex: (vertexId: string) => void;
+  /** The vertex the diagnosis names as the cause, outlined. */
+  markedVertexId?: string | null;
 }
 
 export function JobGraphCanvas(props: JobGraphCanvasProps): ReactNode {
@@ -47,7 +49,7 @@ export function JobGraphCanvas(props: JobGraphCanvasProps): ReactNode {
   );
 }
 
-function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCanvasProps): ReactNode {
+function Canvas({ graph, layout, selectedVertexId, onSelectVertex, markedVertexId = null }: JobGraphCanvasProps): ReactNode {
   const containerRef = useRef<HTMLDivElement>(null);
   const flow = useReactFlow();
 
@@ -57,7 +59,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
         id: vertex.id,
         type: 'vertex',
         position: layout.positions[vertex.id] ?? { x: 0, y: 0 },
-        data: { vertex, selected: vertex.id === selectedVertexId },
+        data: { vertex, selected: vertex.id === selectedVertexId, marked: vertex.id === markedVertexId },
         width: VERTEX_WIDTH,
         height: VERTEX_HEIGHT,
         draggable: false,
@@ -65,7 +67,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
         selectable: true,
         ariaLabel: `${vertex.name}, parallelism ${vertex.parallelism}, ${vertex.status}`,
       })),
-    [graph.vertices, layout, selectedVertexId],
+    [graph.vertices, layout, selectedVertexId, markedVertexId],
   );
 
   const edges = useMemo<ShipFlowEdge[]>(

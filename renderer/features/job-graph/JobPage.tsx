@@ -1,4 +1,5 @@
-import { useCallback, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
+import type { Finding, JobDiagnosis, SkewMetric } from '../../../engine/contracts/diagnosis';
 import type { JobGraph } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import { useClusterRefresh } from '../../app/refreshSettings';
@@ -17,6 +18,9 @@ import { testIds } from '../../testIds';
 import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
 import { SubtasksPanel } from '../subtasks/SubtasksPanel';
+import { evidenceOf, SUBTASK_COLUMN_OF, subtaskColumn } from '../diagnosis/evidence';
+import { FindingBanner } from '../diagnosis/FindingBanner';
+import { SkewPanel } from '../diagnosis/SkewPanel';
 import { JobGraphCanvas } from './JobGraphCanvas';
 import { useGraphLayout } from './useGraphLayout';
 
@@ -25,11 +29,14 @@ export interface JobPageProps {
   clusterName: string | null;
   jobId: string;
   vertexId: string | null;
+  /** The subtasks table's sort column and a marked subtask, from the URL (the evidence of a finding). */
+  sort?: string | null;
+  subtask?: number | null;
   onNavigate: (route: Route, options?: { replace?: boolean }) => void;
 }
 
 /** One job: header, the graph (laid out once per structure), and the selected vertex's subtasks. */
-export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }: JobPageProps): ReactNode {
+export function JobPage({ clusterId, clusterName, jobId, vertexId, sort = null, subtask = null, onNavigate }: JobPageProps): ReactNode {
   const { api } = useEngine();
   const refresh = useClusterRefresh(clusterId);
   useClusterFloor(clusterId, refresh.minMs);
@@ -41,6 +48,27 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
   });
   const graph = poll.data;
   const { layout, structureKey } = useGraphLayout(graph);
+  // The diagnosis reads the history the engine keeps while this page is open: no extra request to the cluster.
+  const [windowMs, setWindowMs] = useState(60_000);
+  const diagnosisPoll = usePolling<JobDiagnosis>(() => api.diagnoseJob(clusterId, jobId, windowMs), refresh.intervalMs, {
+    key: `${clusterId}/${jobId}/${windowMs}`,
+    paused: refresh.paused,
+    refreshSignal: refresh.refreshSignal,
+  });
+  const finding = diagnosisPoll.data?.finding ?? null;
+  const markedVertexId = finding && (finding.severity === 'critical' || finding.severity === 'warning') ? finding.vertexId : null;
+  const findingHighlight = finding?.vertexId && finding.subtasks.length > 0 ? { vertexId: finding.vertexId, subtask: finding.subtasks[0].subtask } : null;
+  const onShowEvidence = useCallback(
+    (f: Finding) => {
+      const evidence = evidenceOf(f);
+      if (evidence) onNavigate({ page: 'job', clusterId, jobId, ...evidence }, { replace: true });
+    },
+    [onNavigate, clusterId, jobId],
+  );
+  const onOpenSubtask = useCallback(
+    (vertex: string, index: number, metric: SkewMetric) => onNavigate({ page: 'job', clusterId, jobId, vertexId: vertex, sort: SUBTASK_COLUMN_OF[metric], subtask: index }, { replace: true }),
+    [onNavigate, clusterId, jobId],
+  );
   const jobsHref = hrefFor({ page: 'cluster', clusterId });
 
   const onSelectVertex = useCallback(
@@ -97,6 +125,12 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
         <PollErrorBanner poll={poll} context="Refreshing the job graph failed" />
       )}
 
+      {gone ? null : (
+        <ErrorBoundary panel="The diagnosis" resetKey={`${clusterId}/${jobId}`}>
+          <FindingBanner poll={diagnosisPoll} windowMs={windowMs} onWindowChange={setWindowMs} onShowEvidence={onShowEvidence} />
+        </ErrorBoundary>
+      )}
+
       <ErrorBoundary panel="The job graph" resetKey={`${clusterId}/${jobId}`}>
         <section className={`panel graph-panel${vertexId ? ' graph-panel--with-subtasks' : ''}${poll.stale ? ' is-stale' : ''}`} aria-label="Job graph">
           {graph && layout ? (
@@ -106,6 +140,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
               layout={layout}
               selectedVertexId={vertexId}
               onSelectVertex={onSelectVertex}
+              markedVertexId={markedVertexId}
             />
           ) : graph ? (
             <div className="graph-placeholder" data-testid={testIds.jobGraph.layouting}>
@@ -122,6 +157,9 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
       {vertexId ? (
         <ErrorBoundary panel="The subtasks table" resetKey={vertexId}>
           <SubtasksPanel
+            key={`${vertexId}/${sort ?? ''}`}
+            initialSort={subtaskColumn(sort ?? undefined)}
+            markedSubtask={subtask}
             clusterId={clusterId}
             jobId={jobId}
             vertexId={vertexId}
@@ -133,6 +171,20 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
       ) : graph && layout ? (
         <p className="hint">Click a vertex to see its subtasks.</p>
       ) : null}
+
+      {gone ? null : (
+        <ErrorBoundary panel="The skew view" resetKey={`${clusterId}/${jobId}`}>
+          <SkewPanel
+            clusterId={clusterId}
+            jobId={jobId}
+            windowMs={windowMs}
+            diagnosis={diagnosisPoll.data}
+            refresh={refresh}
+            highlight={findingHighlight}
+            onOpenSubtask={onOpenSubtask}
+          />
+        </ErrorBoundary>
+      )}
     </div>
   );
 }

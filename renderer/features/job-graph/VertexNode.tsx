@@ -8,12 +8,12 @@ import { BACKPRESSURE_LABEL, paintVertex } from './colors';
 export interface VertexNodeData extends Record<string, unknown> {
   vertex: VertexView;
   selected: boolean;
+  /** The diagnosis names this vertex as the cause. */
+  marked?: boolean;
 }
 
 export type VertexFlowNode = Node<VertexNodeData, 'vertex'>;
 
-/** An even vertex hovers around 1×; a clear imbalance is highlighted. */
-const SKEW_WORTH_NOTICING = 2;
 
 /** Below this zoom a vertex shows only its name, large enough to read on an overview of 200 vertices. */
 export const COMPACT_ZOOM = 0.55;
@@ -21,7 +21,9 @@ export const COMPACT_ZOOM = 0.55;
 const zoomIsCompact = (s: { transform: [number, number, number] }): boolean => s.transform[2] < COMPACT_ZOOM;
 
 function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
-  const { vertex, selected } = data;
+  const { vertex, selected, marked } = data;
+  // Few keys over lightly loaded subtasks reads 3-4× too: only a busy hot subtask is an alarm (see busySkewIsAlarm).
+  const skewAlarm = vertex.busySkewAlarm === true;
   const compact = useStore(zoomIsCompact);
   const paint = paintVertex(vertex);
   const busyMax = vertex.busyTimeMsPerSecond?.max ?? null;
@@ -38,12 +40,14 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
 
   return (
     <div
-      className={`vertex${selected ? ' vertex--selected' : ''}${compact ? ' vertex--compact' : ''}`}
+      className={`vertex${selected ? ' vertex--selected' : ''}${marked ? ' vertex--marked' : ''}${compact ? ' vertex--compact' : ''}`}
       style={{ background: paint.fill }}
       data-testid={testIds.jobGraph.vertex(vertex.id)}
       data-busy={busyMax ?? ''}
       data-backpressure={level ?? ''}
       data-skew={vertex.busySkew ?? ''}
+      data-skew-alarm={skewAlarm ? 'true' : 'false'}
+      data-marked={marked ? 'true' : 'false'}
       title={title}
     >
       {paint.hatch > 0 ? <div className="vertex__hatch" style={{ width: `${paint.hatch * 100}%` }} aria-hidden="true" /> : null}
@@ -73,8 +77,12 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
             {/* Always drawn, so a node keeps the height the layout gave it when metrics arrive. */}
             <div className="vertex__row vertex__metrics">
               <span
-                className={vertex.busySkew !== null && vertex.busySkew >= SKEW_WORTH_NOTICING ? 'vertex__skew--hot' : undefined}
-                title="Busy skew: the busiest subtask's busy time over the average (1× = even; a hot key shows as many ×)"
+                className={skewAlarm ? 'vertex__skew--hot' : 'vertex__skew--calm'}
+                title={
+                  skewAlarm
+                    ? 'Busy skew: the busiest subtask is busy and far above the average (a hot key shows as many ×)'
+                    : 'Busy skew: the busiest subtask over the average. Not an alarm: no subtask is busy (fewer keys than subtasks reads high too)'
+                }
               >
                 skew max/avg {vertex.busySkew === null ? '—' : `${vertex.busySkew.toFixed(1)}×`}
               </span>

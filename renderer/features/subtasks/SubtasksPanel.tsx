@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import type { ClusterRefresh } from '../../app/refreshSettings';
@@ -10,7 +10,7 @@ import { StateBadge } from '../../components/StateBadge';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { BACKPRESSURE_LABEL } from '../job-graph/colors';
-import { nextSort, sortSubtasks, type SubtaskColumn, type SubtaskSort } from './sortSubtasks';
+import { defaultDirection, nextSort, sortSubtasks, type SubtaskColumn, type SubtaskSort } from './sortSubtasks';
 
 const COLUMNS: Array<{ column: SubtaskColumn; label: string; numeric?: boolean; title?: string }> = [
   { column: 'index', label: '#', numeric: true, title: 'Subtask index' },
@@ -35,6 +35,8 @@ export function SubtasksPanel({
   vertexName,
   refresh,
   onClose,
+  initialSort,
+  markedSubtask,
 }: {
   clusterId: string;
   jobId: string;
@@ -42,6 +44,10 @@ export function SubtasksPanel({
   vertexName: string | null;
   refresh: ClusterRefresh;
   onClose: () => void;
+  /** Opened as the evidence of a finding: sorted by the metric that proves it, worst first. */
+  initialSort?: SubtaskColumn | null;
+  /** A subtask to mark (and scroll to) in the table. */
+  markedSubtask?: number | null;
 }): ReactNode {
   const { api } = useEngine();
   const poll = usePolling<VertexSubtasks>(() => api.getVertexSubtasks(clusterId, jobId, vertexId), refresh.intervalMs, {
@@ -50,7 +56,12 @@ export function SubtasksPanel({
     refreshSignal: refresh.refreshSignal,
     stopWhen: isNotFound,
   });
-  const [sort, setSort] = useState<SubtaskSort>({ column: 'index', direction: 'asc' });
+  const [sort, setSort] = useState<SubtaskSort>(initialSort ? { column: initialSort, direction: defaultDirection(initialSort) } : { column: 'index', direction: 'asc' });
+  const markedRow = useRef<HTMLTableRowElement>(null);
+  const hasRows = poll.data != null;
+  useEffect(() => {
+    if (hasRows) markedRow.current?.scrollIntoView({ block: 'nearest' });
+  }, [hasRows, markedSubtask]);
   const rows = useMemo(() => (poll.data ? sortSubtasks(poll.data.subtasks, sort) : null), [poll.data, sort]);
   const name = poll.data?.name ?? vertexName ?? vertexId;
 
@@ -106,7 +117,7 @@ export function SubtasksPanel({
             </thead>
             <tbody>
               {rows.map((row) => (
-                <SubtaskTableRow key={row.index} row={row} />
+                <SubtaskTableRow key={row.index} row={row} marked={row.index === markedSubtask} rowRef={row.index === markedSubtask ? markedRow : undefined} />
               ))}
             </tbody>
           </table>
@@ -116,9 +127,9 @@ export function SubtasksPanel({
   );
 }
 
-function SubtaskTableRow({ row }: { row: SubtaskRow }): ReactNode {
+function SubtaskTableRow({ row, marked, rowRef }: { row: SubtaskRow; marked?: boolean; rowRef?: React.Ref<HTMLTableRowElement> }): ReactNode {
   return (
-    <tr data-testid={testIds.subtasks.row(row.index)} data-busy={row.busyTimeMsPerSecond ?? ''}>
+    <tr ref={rowRef} className={marked ? 'is-marked' : undefined} data-testid={testIds.subtasks.row(row.index)} data-busy={row.busyTimeMsPerSecond ?? ''} data-marked={marked ? 'true' : undefined}>
       <td className="num">{row.index}</td>
       <td className="subtask-tm">
         <div className="mono small nowrap">{row.endpoint ?? DASH}</div>
