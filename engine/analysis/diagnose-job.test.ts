@@ -10,6 +10,8 @@ import { DIAGNOSIS_JSON_SCHEMA } from './diagnosis-schema.ts';
 import { locateKey } from './key-groups/key-location.ts';
 import { skewHeatmap } from './skew-heatmap.ts';
 import { between, recordLocalEngine } from './testing/local-engine-window.ts';
+import { RECORDED_FLINK_VERSIONS, recordedFlinkWindow } from './testing/recorded-flink-window.ts';
+import { assignKeyToParallelOperator } from './key-groups/key-group-range-assignment.ts';
 import { jobWindowStats } from './window-stats.ts';
 
 /**
@@ -119,5 +121,23 @@ describe('the diagnosis of the local engine', () => {
     expect(row.hot).toEqual([acme.subtask]);
     expect(row.keyed).toBe(true);
     expect(JSON.parse(JSON.stringify(heatmap))).toEqual(heatmap);
+  });
+});
+
+describe.each(RECORDED_FLINK_VERSIONS)('the diagnosis of the real Flink %s test job (recorded window)', (version) => {
+  it("names throttle's subtask owning acme as saturated by a hot key, with the source back-pressured", () => {
+    const { samples } = recordedFlinkWindow(version);
+    // Right after the start Flink reports the accumulated busy time as "NaN": read as missing, not as a broken vertex.
+    expect(samples[0].vertices.every((v) => v.subtasks !== null)).toBe(true);
+    const d = diagnoseSamples(samples, 70_000);
+    const acme = assignKeyToParallelOperator('acme', 128, 2);
+    expect(d.finding).toMatchObject({ kind: 'skew', severity: 'critical', vertexName: 'throttle' });
+    expect(d.finding.subtasks.map((s) => s.subtask)).toEqual([acme]);
+    expect(d.finding.sentence).toMatch(new RegExp(`^throttle subtask ${acme} is saturated \\(busy (9\\d\\d|1,000) ms/s, .*: data skew on the key\\. Source: events is back-pressured because of it\\.$`));
+    expect(d.finding.subtasks[0].taskManagerId).toMatch(/^127\.0\.0\.1:\d+-/);
+    const throttle = d.vertices.find((v) => v.name === 'throttle')!;
+    expect(throttle.metrics.find((m) => m.metric === 'busyTimeMsPerSecond')!.hot.map((h) => h.subtask)).toEqual([acme]);
+    const validate = new Ajv({ strict: false }).compile(DIAGNOSIS_JSON_SCHEMA);
+    expect(validate(JSON.parse(JSON.stringify(d))), JSON.stringify(validate.errors)).toBe(true);
   });
 });

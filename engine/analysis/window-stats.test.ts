@@ -3,15 +3,20 @@ import { emptySubtaskColumns, stateCode, type VertexSample } from '../history/jo
 import { buildWindow, uniform } from './testing/window-builder.ts';
 import { jobWindowStats, vertexWindowStats, type VertexAt } from './window-stats.ts';
 
-/** One subtask of one vertex with the given counters (records, busy ms) first seen at `since`. */
-function at(t: number, c: { records: number; busy: number; since?: number; attempt?: number; rate?: number }): VertexAt {
+/**
+ * One subtask of one vertex with the given counters (records, busy ms) first seen at `since`, in a job watched for a
+ * while (its samples have rates); `first: true` is the first sample of a watch (no rate yet).
+ */
+function at(t: number, c: { records: number; busy: number; since?: number; attempt?: number; rate?: number; first?: boolean }): VertexAt {
   const subtasks = emptySubtaskColumns(1);
   subtasks.counters.recordsIn[0] = c.records;
   subtasks.counters.accumulatedBusyMs[0] = c.busy;
   subtasks.countersSince[0] = c.since ?? t;
   subtasks.attempt[0] = c.attempt ?? 0;
   subtasks.state[0] = stateCode('RUNNING');
-  subtasks.rates.busyTimeMsPerSecond[0] = c.rate ?? Number.NaN;
+  const rate = c.first ? Number.NaN : (c.rate ?? 1);
+  subtasks.rates.busyTimeMsPerSecond[0] = rate;
+  subtasks.rates.recordsInPerSecond[0] = rate;
   const vertex: VertexSample = { id: 'v', name: 'v', parallelism: 1, maxParallelism: 128, status: 'RUNNING', subtasks };
   return { t, vertex };
 }
@@ -30,6 +35,20 @@ describe('vertexWindowStats', () => {
     const stats = vertexWindowStats([at(0, { records: 0, busy: 0 }), at(20_000, { records: 2_000, busy: 4_000 }), at(30_000, { records: 2_000, busy: 4_000, since: 20_000 })]);
     expect(stats.mean.recordsInPerSecond[0]).toBe(100);
     expect(stats.mean.busyTimeMsPerSecond[0]).toBe(200);
+  });
+
+  it('starts the count at the first change after a watch began: the first values are of unknown age', () => {
+    // 100 records/s. The JobManager fetches on demand, at most every 10 s: samples at 0 and 10 s show values it
+    // fetched at −9 s, the sample at 20 s values from 10 s, the one at 40 s values from 30 s.
+    const c = (m: number) => 10_000 + 100 * m;
+    const stats = vertexWindowStats([
+      at(0, { records: c(-9), busy: 0, first: true }),
+      at(10_000, { records: c(-9), busy: 0, since: 0, first: true }),
+      at(20_000, { records: c(10), busy: 0 }),
+      at(30_000, { records: c(10), busy: 0, since: 20_000 }),
+      at(40_000, { records: c(30), busy: 0 }),
+    ]);
+    expect(stats.mean.recordsInPerSecond[0]).toBe(100);
   });
 
   it('measures a subtask that restarted inside the window from its new attempt on, and says so', () => {
@@ -52,7 +71,7 @@ describe('vertexWindowStats', () => {
   });
 
   it('keeps missing figures NaN, never 0, and falls back to the carried rate when the counters did not move', () => {
-    const missing = vertexWindowStats([at(0, { records: Number.NaN, busy: Number.NaN }), at(10_000, { records: Number.NaN, busy: Number.NaN })]);
+    const missing = vertexWindowStats([at(0, { records: Number.NaN, busy: Number.NaN, first: true }), at(10_000, { records: Number.NaN, busy: Number.NaN, first: true })]);
     expect(Number.isNaN(missing.mean.recordsInPerSecond[0])).toBe(true);
     expect(Number.isNaN(missing.max.busyTimeMsPerSecond[0])).toBe(true);
     const frozen = vertexWindowStats([at(0, { records: 10, busy: 10, rate: 640 }), at(5_000, { records: 10, busy: 10, since: 0, rate: 640 })]);

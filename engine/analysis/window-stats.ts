@@ -157,7 +157,7 @@ export function vertexWindowStats(samples: readonly VertexAt[]): VertexWindowSta
     const mean = stats.mean[rate];
     const cap = TIME_RATES.has(rate) ? 1000 : Infinity;
     for (let k = 0; k < n; k++) {
-      const window = counterWindow(columns, counter, k, segmentStart[k]);
+      const window = counterWindow(columns, counter, rate, k, segmentStart[k]);
       if (window.restarted) stats.restarted[k] = 1;
       if (window.elapsedMs > 0) {
         mean[k] = Math.min((window.delta / window.elapsedMs) * 1000, cap);
@@ -204,10 +204,15 @@ export function vertexWindowStats(samples: readonly VertexAt[]): VertexWindowSta
  * The growth of one counter of one subtask over its run in the window: from the first to the last finite value,
  * timed by when those values were first seen. A value going backwards without an attempt change (a reset) starts
  * the run over from there.
+ *
+ * "First seen" is only a good clock for values the sampler saw change: the JobManager serves metrics it fetched
+ * earlier, at its own pace. The first sample of a watch (or of a new attempt) shows values of unknown age — it has
+ * no rate — so the count starts at the first value seen to change after it, when there is one.
  */
 function counterWindow(
   columns: readonly VertexSample['subtasks'][],
   counter: CounterColumn,
+  rate: RateColumn,
   k: number,
   from: number,
 ): { delta: number; elapsedMs: number; restarted: boolean } {
@@ -217,6 +222,16 @@ function counterWindow(
     if (Number.isFinite(columns[s]!.counters[counter][k])) {
       first = s;
       break;
+    }
+  }
+  if (first !== -1 && !Number.isFinite(columns[first]!.rates[rate][k])) {
+    for (let s = first + 1; s < columns.length - 1; s++) {
+      const value = columns[s]!.counters[counter][k];
+      const before = columns[s - 1]!.counters[counter][k];
+      if (Number.isFinite(value) && Number.isFinite(before) && value !== before) {
+        first = s;
+        break;
+      }
     }
   }
   for (let s = columns.length - 1; s >= from; s--) {

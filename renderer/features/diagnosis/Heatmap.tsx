@@ -39,7 +39,7 @@ export function Heatmap({ heatmap, rows, perRow, highlight, onSelectCell }: Heat
   const height = Math.min(MAX_HEIGHT, HEADER_HEIGHT + Math.max(rows.length * 18, 60));
   const fitCell = useCallback(
     (w: number): Pick<GridView, 'cellWidth' | 'cellHeight'> => ({
-      cellWidth: Math.min(MAX_CELL * 2, Math.max(1, (w - LABEL_WIDTH) / Math.max(1, columns))),
+      cellWidth: Math.min(MAX_CELL * 4, Math.max(1, (w - LABEL_WIDTH) / Math.max(1, columns))),
       cellHeight: Math.min(MAX_CELL, Math.max(2, (height - HEADER_HEIGHT) / Math.max(1, rows.length))),
     }),
     [columns, rows.length, height],
