@@ -36,4 +36,4 @@ export function recordedFlinkWindow(version: string): { samples: JobSample[]; jo
 }
 
 /** The Flink versions with a recorded window. */
-export const RECORDED_FLINK_VERSIONS = ['2.2.1'];
+export const RECORDED_FLINK_VERSIONS = ['2.2.1', '1.20.3'];
