@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dataSkewPercent, hotSubtasks, parseMetricValue, skewStatistics } from './skew-figures.ts';
 
@@ -76,6 +77,19 @@ describe('skewStatistics', () => {
     expect(s).toMatchObject({ counted: 2, missing: 1, invalid: 2, min: 100, max: 300, maxSubtask: 4, mean: 200, median: 200 });
     expect(s.dataSkewPercent).toBe(50);
     expect(skewStatistics([Number.NaN, Number.NaN])).toMatchObject({ counted: 0, missing: 2, dataSkewPercent: null, max: null, hot: [] });
+  });
+
+  it('takes the median and the extremes exactly, whatever the values (checked against sorting)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constant(Number.NaN), fc.integer({ min: 0, max: 5 })), { minLength: 1, maxLength: 300 }), (values) => {
+        const s = skewStatistics(values);
+        const valid = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+        if (valid.length === 0) return s.median === null;
+        const mid = valid.length >> 1;
+        const median = valid.length % 2 ? valid[mid] : (valid[mid - 1] + valid[mid]) / 2;
+        return s.median === median && s.min === valid[0] && s.max === valid[valid.length - 1] && s.counted === valid.length;
+      }),
+    );
   });
 
   it('reads a broken metric value from the REST API (a string) as NaN, never as a number it is not', () => {

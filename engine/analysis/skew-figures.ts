@@ -76,48 +76,55 @@ export function parseMetricValue(raw: unknown): number {
 
 /**
  * Pure: every skew figure of one metric, from one value per subtask (NaN = missing). `busy` (ms/s per subtask) tells
- * which subtasks are saturated, for the hot test.
+ * which subtasks are saturated, for the hot test. A few passes over typed arrays: it runs for every metric of every
+ * vertex (1,600 times for 200 vertices × 8 metrics).
  */
 export function skewStatistics(values: ArrayLike<number>, busy?: ArrayLike<number>, hotFloor = 0): SkewStatistics {
   const n = values.length;
-  const counted: number[] = [];
-  const index: number[] = [];
+  const counted = new Float64Array(n);
+  let m = 0;
   let missing = 0;
   let invalid = 0;
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    if (Number.isNaN(v)) missing++;
-    else if (!Number.isFinite(v) || v < 0) invalid++;
-    else {
-      counted.push(v);
-      index.push(i);
-    }
-  }
-  if (counted.length === 0) {
-    return { counted: 0, missing, invalid, min: null, max: null, maxSubtask: null, mean: null, median: null, sum: null, dataSkewPercent: null, maxOverMean: null, maxOverMedian: null, idle: 0, hot: [] };
-  }
   let sum = 0;
   let min = Infinity;
   let max = -Infinity;
   let maxSubtask = -1;
-  for (let j = 0; j < counted.length; j++) {
-    const v = counted[j];
-    sum += v;
-    if (v < min) min = v;
-    if (v > max) {
-      max = v;
-      maxSubtask = index[j];
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v !== v) missing++;
+    else if (!(v >= 0 && v < Infinity)) invalid++;
+    else {
+      counted[m++] = v;
+      sum += v;
+      if (v < min) min = v;
+      if (v > max) {
+        max = v;
+        maxSubtask = i;
+      }
     }
   }
-  const mean = sum / counted.length;
-  const sorted = Float64Array.from(counted).sort();
-  const mid = sorted.length >> 1;
-  const median = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  const idleBelow = max * IDLE_SHARE;
+  if (m === 0) {
+    return { counted: 0, missing, invalid, min: null, max: null, maxSubtask: null, mean: null, median: null, sum: null, dataSkewPercent: null, maxOverMean: null, maxOverMedian: null, idle: 0, hot: [] };
+  }
+  const used = counted.subarray(0, m);
+  const mean = sum / m;
   let idle = 0;
-  if (max > 0) for (const v of counted) if (v <= idleBelow) idle++;
+  if (max > 0) {
+    const idleBelow = max * IDLE_SHARE;
+    for (let j = 0; j < m; j++) if (used[j] <= idleBelow) idle++;
+  }
+  const skew = dataSkewPercent(used);
+  const mid = m >> 1;
+  const upper = select(used, mid);
+  let lower = upper;
+  if (m % 2 === 0) {
+    // After the selection everything left of `mid` is ≤ used[mid]: the other middle value is their maximum.
+    lower = -Infinity;
+    for (let j = 0; j < mid; j++) if (used[j] > lower) lower = used[j];
+  }
+  const median = (lower + upper) / 2;
   return {
-    counted: counted.length,
+    counted: m,
     missing,
     invalid,
     min,
@@ -126,7 +133,7 @@ export function skewStatistics(values: ArrayLike<number>, busy?: ArrayLike<numbe
     mean,
     median,
     sum,
-    dataSkewPercent: dataSkewPercent(counted),
+    dataSkewPercent: skew,
     maxOverMean: mean > 0 ? max / mean : null,
     maxOverMedian: median > 0 ? max / median : null,
     idle,
@@ -146,40 +153,79 @@ export function hotSubtasks(values: ArrayLike<number>, options: { busy?: ArrayLi
   const floor = options.floor ?? 0;
   const madFactor = options.madFactor ?? HOT_MAD_FACTOR;
   const minRatioOf = (k: number) => ((options.busy?.[k] ?? 0) >= SATURATED_BUSY_MS ? HOT_MIN_RATIO_SATURATED : HOT_MIN_RATIO);
+  const n = values.length;
   let max = 0;
-  const valid: number[] = [];
-  for (let i = 0; i < values.length; i++) {
+  let valid = 0;
+  for (let i = 0; i < n; i++) {
     const v = values[i];
-    if (Number.isFinite(v) && v >= 0) {
-      valid.push(i);
+    if (v >= 0 && v < Infinity) {
+      valid++;
       if (v > max) max = v;
     }
   }
-  if (valid.length < 2 || max <= 0) return [];
-  const active = valid.filter((i) => values[i] > max * IDLE_SHARE).sort((a, b) => values[b] - values[a] || a - b);
-  const idleSiblings = valid.length - active.length;
-  // At most a quarter of the subtasks can be "hot": beyond that the load is simply uneven.
-  const limit = options.limit ?? Math.max(1, Math.floor(valid.length / 4));
-  const hot: number[] = [];
-  // Running sums over the subtasks not yet called hot.
+  if (valid < 2 || max <= 0) return [];
+  // 1 = active and still in "the rest"; 0 = idle, invalid or already called hot.
+  const rest = new Uint8Array(n);
+  const idleBelow = max * IDLE_SHARE;
+  let restCount = 0;
   let restSum = 0;
-  for (const i of active) restSum += values[i];
-  for (let h = 0; h < active.length && hot.length < limit; h++) {
-    const candidate = values[active[h]];
-    if (candidate < floor) break;
-    const rest = active.slice(h + 1);
-    restSum -= candidate;
-    if (rest.length === 0) {
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v > idleBelow && v < Infinity) {
+      rest[i] = 1;
+      restCount++;
+      restSum += v;
+    }
+  }
+  const idleSiblings = valid - restCount;
+  // At most a quarter of the subtasks can be "hot": beyond that the load is simply uneven.
+  const limit = options.limit ?? Math.max(1, Math.floor(valid / 4));
+  const hot: number[] = [];
+  while (restCount > 0 && hot.length < limit) {
+    let candidate = -1;
+    for (let i = 0; i < n; i++) if (rest[i] === 1 && (candidate === -1 || values[i] > values[candidate])) candidate = i;
+    const value = values[candidate];
+    if (value < floor) break;
+    rest[candidate] = 0;
+    restCount--;
+    restSum -= value;
+    if (restCount === 0) {
       // The only subtask doing anything: hot when it has idle siblings (all the load on one subtask).
-      if (idleSiblings > 0) hot.push(active[h]);
+      if (idleSiblings > 0) hot.push(candidate);
       break;
     }
-    const restMean = restSum / rest.length;
+    const restMean = restSum / restCount;
     let absDev = 0;
-    for (const i of rest) absDev += Math.abs(values[i] - restMean);
-    const mad = absDev / rest.length;
-    if (candidate > restMean + madFactor * mad && candidate >= minRatioOf(active[h]) * restMean) hot.push(active[h]);
+    for (let i = 0; i < n; i++) if (rest[i] === 1) absDev += Math.abs(values[i] - restMean);
+    const mad = absDev / restCount;
+    if (value > restMean + madFactor * mad && value >= minRatioOf(candidate) * restMean) hot.push(candidate);
     else break;
   }
   return hot;
+}
+
+/** Hoare's selection (quickselect): the k-th smallest value, in expected linear time; reorders `a`. */
+function select(a: Float64Array, k: number): number {
+  let left = 0;
+  let right = a.length - 1;
+  while (left < right) {
+    const pivot = a[(left + right) >> 1];
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break;
+  }
+  return a[k];
 }

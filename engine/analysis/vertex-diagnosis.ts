@@ -23,7 +23,10 @@ export const HOT_FLOOR: Record<SkewMetric, number> = {
 /** One value per subtask of a metric over the window: the window mean (or the highest per-sample rate). */
 export function metricValues(vertex: VertexWindowStats, metric: SkewMetric, aggregate: 'mean' | 'max' = 'mean'): Float64Array {
   if (metric === 'checkpointedStateBytes') return vertex.checkpointedBytes;
-  return aggregate === 'max' ? vertex.max[metric] : vertex.mean[metric];
+  if (aggregate === 'mean') return vertex.mean[metric];
+  const max = vertex.max[metric];
+  if (!max) throw new Error(`The maxima of ${metric} were not computed for this window (vertexWindowStats options.maxima).`);
+  return max;
 }
 
 /** Where subtask `k` ran at the end of the window. */

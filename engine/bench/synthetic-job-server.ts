@@ -5,17 +5,22 @@ import type { AddressInfo } from 'node:net';
  * Serves a generated job of `vertexCount` vertices in Flink's REST shapes, to measure the console's cost on a
  * graph bigger than any test cluster here can run. Benchmark input only; never a stand-in for a real Flink in tests.
  */
-export async function startSyntheticJobServer(vertexCount: number): Promise<{ url: string; jobId: string; vertexIds: string[]; close(): Promise<void> }> {
+export async function startSyntheticJobServer(
+  vertexCount: number,
+  /** Every vertex at this parallelism (default: 4 to 64), its max parallelism, and the job's state. */
+  shape: { parallelism?: number; maxParallelism?: number; state?: string } = {},
+): Promise<{ url: string; jobId: string; vertexIds: string[]; close(): Promise<void> }> {
   const jobId = 'b'.repeat(32);
   const hex = (i: number) => i.toString(16).padStart(32, '0');
+  const parallelismOf = (i: number) => shape.parallelism ?? [4, 8, 16, 32, 64][i % 5];
   const vertices = Array.from({ length: vertexCount }, (_, i) => ({
     id: hex(i + 1),
     name: `Operator ${i} -> Map ${i}`,
-    parallelism: [4, 8, 16, 32, 64][i % 5],
-    maxParallelism: 128,
-    status: 'RUNNING',
+    parallelism: parallelismOf(i),
+    maxParallelism: shape.maxParallelism ?? 128,
+    status: shape.state ?? 'RUNNING',
     'start-time': 1, 'end-time': -1, duration: 1000,
-    tasks: { RUNNING: [4, 8, 16, 32, 64][i % 5] },
+    tasks: { [shape.state ?? 'RUNNING']: parallelismOf(i) },
     metrics: { 'read-bytes': 1, 'write-bytes': 1, 'read-records': 1, 'write-records': 1 },
   }));
   // A layered DAG: each vertex reads from one or two vertices of the previous layer of ten.
@@ -25,7 +30,7 @@ export async function startSyntheticJobServer(vertexCount: number): Promise<{ ur
     operator: '', description: v.name,
     inputs: i < 10 ? undefined : [i - 10, i - 9 - (i % 3)].filter((j, k, a) => j >= 0 && a.indexOf(j) === k).map((j, num) => ({ num, id: vertices[j].id, ship_strategy: num ? 'REBALANCE' : 'HASH', exchange: 'pipelined_bounded' })),
   }));
-  const details = { jid: jobId, name: `synthetic-${vertexCount}`, isStoppable: false, state: 'RUNNING', 'start-time': 1, 'end-time': -1, duration: 1000, maxParallelism: 128, now: 2, timestamps: {}, vertices, 'status-counts': {}, plan: { jid: jobId, name: 'synthetic', type: 'STREAMING', nodes } };
+  const details = { jid: jobId, name: `synthetic-${vertexCount}`, isStoppable: false, state: shape.state ?? 'RUNNING', 'start-time': 1, 'end-time': -1, duration: 1000, maxParallelism: shape.maxParallelism ?? 128, now: 2, timestamps: {}, vertices, 'status-counts': {}, plan: { jid: jobId, name: 'synthetic', type: 'STREAMING', nodes } };
   const aggregated = ['busyTimeMsPerSecond', 'backPressuredTimeMsPerSecond', 'idleTimeMsPerSecond', 'numRecordsInPerSecond', 'numRecordsOutPerSecond'].map((id) => ({ id, min: 1, max: 900, avg: 300, sum: 9000 }));
   const byId = new Map(vertices.map((v) => [v.id, v]));
 

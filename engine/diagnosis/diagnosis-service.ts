@@ -1,7 +1,8 @@
 import { SKEW_METRICS, type DiagnosisWindow, type JobDiagnosis, type SkewHeatmap, type SkewMetric } from '../contracts/diagnosis.ts';
 import { diagnoseWindow } from '../analysis/diagnose-job.ts';
 import { skewHeatmap } from '../analysis/skew-heatmap.ts';
-import type { JobWindowStats } from '../analysis/window-stats.ts';
+import { assembleJobWindow, type JobWindowStats } from '../analysis/window-stats.ts';
+import type { RateColumn } from '../history/job-sample.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { readJobWindow } from './read-window.ts';
@@ -36,17 +37,19 @@ export class DiagnosisService {
       throw new EngineError('invalid-input', `Unknown metric "${String(metric)}": use one of ${SKEW_METRICS.join(', ')}.`);
     }
     if (aggregate !== 'mean' && aggregate !== 'max') throw new EngineError('invalid-input', `Aggregate "${String(aggregate)}" is not "mean" or "max".`);
-    const window = this.window(clusterId, jobId, ms);
+    // Maxima take a pass over every sample: computed for the heatmap that shows them, not for every window.
+    const maxima = aggregate === 'max' && metric !== 'checkpointedStateBytes' ? [metric as RateColumn] : [];
+    const window = this.window(clusterId, jobId, ms, maxima);
     return { ...skewHeatmap(window, metric as SkewMetric, aggregate, windowInfo(window, ms)), clusterId, jobId };
   }
 
-  private window(clusterId: string, jobId: string, windowMs: number): JobWindowStats {
+  private window(clusterId: string, jobId: string, windowMs: number, maxima: RateColumn[] = []): JobWindowStats {
     const newest = this.store.samples.job(clusterId, jobId)?.lastSampleAt;
-    if (newest === undefined) return readJobWindow(this.store, clusterId, jobId, 1, 0);
-    const key = `${clusterId}\u0000${jobId}\u0000${windowMs}`;
+    if (newest === undefined) return assembleJobWindow([], undefined, []);
+    const key = `${clusterId}\u0000${jobId}\u0000${windowMs}\u0000${maxima.join(',')}`;
     const cached = this.cache.get(key);
     if (cached && cached.to === newest) return cached.window;
-    const window = readJobWindow(this.store, clusterId, jobId, newest - windowMs, newest);
+    const window = readJobWindow(this.store, clusterId, jobId, newest - windowMs, newest, { maxima });
     this.cache.delete(key);
     this.cache.set(key, { to: newest, window });
     while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
