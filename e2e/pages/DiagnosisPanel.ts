@@ -41,6 +41,19 @@ export class DiagnosisPanel {
 
   /** Moves the pointer over a cell, from the grid geometry the canvas publishes, and returns the tooltip's text. */
   async hoverCell(vertexId: string, subtask: number): Promise<string> {
+    const { x, y } = await this.cellCentre(vertexId, subtask);
+    await this.page.mouse.move(x, y);
+    await expect(this.tooltip).toBeVisible();
+    return (await this.tooltip.textContent()) ?? '';
+  }
+
+  /** Clicks a cell: the subtask's row in its vertex's table. */
+  async clickCell(vertexId: string, subtask: number): Promise<void> {
+    const { x, y } = await this.cellCentre(vertexId, subtask);
+    await this.page.mouse.click(x, y);
+  }
+
+  private async cellCentre(vertexId: string, subtask: number): Promise<{ x: number; y: number }> {
     await this.heatmap.scrollIntoViewIfNeeded();
     const read = async (name: string) => Number(await this.heatmap.getAttribute(`data-${name}`));
     const rows = ((await this.heatmap.getAttribute('data-rows')) ?? '').split(',');
@@ -48,9 +61,7 @@ export class DiagnosisPanel {
     expect(row, `the heatmap has a row for ${vertexId}`).toBeGreaterThanOrEqual(0);
     const [originX, originY, cellWidth, cellHeight, panX, panY] = await Promise.all(['origin-x', 'origin-y', 'cell-width', 'cell-height', 'pan-x', 'pan-y'].map(read));
     const box = (await this.heatmap.boundingBox())!;
-    await this.page.mouse.move(box.x + originX + (subtask + 0.5) * cellWidth - panX, box.y + originY + (row + 0.5) * cellHeight - panY);
-    await expect(this.tooltip).toBeVisible();
-    return (await this.tooltip.textContent()) ?? '';
+    return { x: box.x + originX + (subtask + 0.5) * cellWidth - panX, y: box.y + originY + (row + 0.5) * cellHeight - panY };
   }
 
   async lookUpKey(key: string, vertexId: string): Promise<void> {

@@ -26,7 +26,7 @@ const finding = {
   additionalProperties: false,
   properties: {
     kind: {
-      enum: ['skew', 'under-provisioned', 'external-system-slow', 'unclear-backpressure', 'busy-without-backpressure', 'idle-source-split', 'nothing-wrong', 'not-enough-data'],
+      enum: ['skew', 'under-provisioned', 'external-system-slow', 'unclear-backpressure', 'idle-source-split', 'nothing-wrong', 'not-enough-data'],
     },
     severity: { enum: ['critical', 'warning', 'ok', 'unknown'] },
     sentence: { type: 'string', description: 'The finding in one sentence.' },

@@ -121,7 +121,6 @@ export type FindingKind =
   | 'under-provisioned'
   | 'external-system-slow'
   | 'unclear-backpressure'
-  | 'busy-without-backpressure'
   | 'idle-source-split'
   | 'nothing-wrong'
   | 'not-enough-data';

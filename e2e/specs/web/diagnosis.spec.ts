@@ -97,6 +97,12 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     await expect(diagnosis.keyLocation).toContainText(`tenant-cost -> Sink: usd-sink subtask ${acme} owns it`);
     await expect(page.getByTestId(testIds.diagnosis.skewRow(tenantCost.id))).toHaveAttribute('data-pattern', 'hot');
     await diagnosis.skewPanel.screenshot({ path: path.join(SHOTS, 'diagnosis-skew-panel.png') });
+
+    // Click-through: a cell opens its subtask in its vertex's table (the source's subtask 2, by busy time).
+    const source = vertices.find((v) => v.name.startsWith('Source'))!;
+    await diagnosis.clickCell(source.id, 2);
+    await expect(page).toHaveURL(new RegExp(`vertex=${source.id}&sort=busyTimeMsPerSecond&subtask=2$`));
+    await expect(page.getByTestId(testIds.subtasks.row(2))).toHaveAttribute('data-marked', 'true');
   });
 });
 
