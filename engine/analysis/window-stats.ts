@@ -211,7 +211,7 @@ export function vertexWindowStats(samples: readonly VertexAt[], options: WindowS
  *
  * "First seen" is only a good clock for values the sampler saw change: the JobManager serves metrics it fetched
  * earlier, at its own pace. The first sample of a watch (or of a new attempt) shows values of unknown age — it has
- * no rate — so the count starts at the first value seen to change after it, when there is one.
+ * no rate — so the count starts at the next fresh sighting (the subtask's counters seen to change), when there is one.
  *
  * Written as passes over all subtasks (no allocation per subtask): a 200 × 1,024 job has 1.4 million of these.
  */
@@ -239,14 +239,14 @@ function windowMeans(
       unknownAge++;
     }
   }
-  // Values of unknown age: start at the first one seen to change (sample by sample, for all such subtasks at once).
+  // Values of unknown age: start at the first fresh sighting (the subtask's counters seen to change, any of them:
+  // the JobManager refreshes them together), sample by sample for all such subtasks at once.
   for (let s = 1; s < count - 1 && unknownAge > 0; s++) {
-    const here = series[s];
-    const before = series[s - 1];
+    const here = since[s];
+    const before = since[s - 1];
     for (let k = 0; k < n; k++) {
       if (ofUnknownAge[k] === 0 || s <= first[k] || s >= last[k]) continue;
-      const value = here[k];
-      if (Number.isFinite(value) && Number.isFinite(before[k]) && value !== before[k]) {
+      if (here[k] !== before[k] && Number.isFinite(series[s][k])) {
         first[k] = s;
         ofUnknownAge[k] = 0;
         unknownAge--;

@@ -34,6 +34,11 @@ function verdict(value: number, target: number): string {
   return value <= target ? 'ok' : 'MISSED';
 }
 
+/** A full collection when node runs with --expose-gc (as `npm run bench` starts this script). */
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -47,12 +52,20 @@ function analyses(): void {
   const t0 = Date.now() - windowMs;
   const times = Array.from({ length: count }, (_, i) => t0 + i * INTERVAL_MS);
   let aggregateMs = 0;
+  let endsMs = 0;
   const vertices: VertexWindowStats[] = [];
   for (let v = 0; v < VERTICES; v++) {
     const samples = times.map((t, i) => ({ t, vertex: syntheticVertexSample(job, v, i, t, INTERVAL_MS), jobStartTime: 1 }));
+    // The generator's garbage is not the aggregation's cost: collect it before timing.
+    collectGarbage();
     const started = performance.now();
     vertices.push(vertexWindowStats(samples));
     aggregateMs += performance.now() - started;
+    // What the engine computes from the store for a long window: the first 3 and last 2 samples (read-window.ts).
+    const ends = [...samples.slice(0, 3), ...samples.slice(-2)];
+    const endsStarted = performance.now();
+    vertexWindowStats(ends);
+    endsMs += performance.now() - endsStarted;
   }
   const last = syntheticJobSample(job, 'bench', count - 1, times[count - 1], INTERVAL_MS);
   const window = assembleJobWindow(times.map((t) => ({ t, jobStartTime: 1 })), { ...last, vertices: [] } as typeof last, vertices);
@@ -61,6 +74,7 @@ function analyses(): void {
   let diagnosis!: ReturnType<typeof diagnoseWindow>;
   let heatmapJson = '';
   for (let run = 0; run < 3; run++) {
+    collectGarbage();
     const a = performance.now();
     diagnosis = diagnoseWindow(window, windowMs);
     const b = performance.now();
@@ -73,17 +87,22 @@ function analyses(): void {
   const first = runs[0];
   const best = runs.reduce((x, y) => (y.diagnose + y.heatmap < x.diagnose + x.heatmap ? y : x));
   console.log(`\nDiagnosis analyses: ${VERTICES} vertices × ${PARALLELISM.toLocaleString('en-US')} subtasks, 15 min of samples (${count} per vertex), in Node`);
+  // The machine may be shared: the load says how much of a core these figures had.
+  console.log(`  (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`);
   console.log(`  ${'figure'.padEnd(52)} ${'measured'.padStart(14)}  ${'target'.padEnd(14)}`);
-  line('window figures from the samples (means, maxima)', `${aggregateMs.toFixed(0)} ms`, '(not targeted)');
+  line('window figures from all 91 samples per vertex', `${aggregateMs.toFixed(0)} ms`, '(not targeted)');
+  line('window figures from the ends the engine reads', `${endsMs.toFixed(0)} ms`, '(not targeted)');
   line('every analysis, first run', `${(first.diagnose + first.heatmap).toFixed(0)} ms`, `< ${TARGET.analysesMs} ms`, verdict(first.diagnose + first.heatmap, TARGET.analysesMs));
   line('every analysis, warm (best of 3)', `${(best.diagnose + best.heatmap).toFixed(0)} ms`, `< ${TARGET.analysesMs} ms`, verdict(best.diagnose + best.heatmap, TARGET.analysesMs));
   line('  of which root cause + skew figures of 8 metrics', `${best.diagnose.toFixed(0)} ms`);
   line('  of which heatmap data (one metric)', `${best.heatmap.toFixed(0)} ms`);
   line('JSON of the diagnosis and the heatmap', `${best.json.toFixed(0)} ms`);
   line('heatmap payload', `${(heatmapJson.length / 1024 ** 2).toFixed(1)} MiB`);
-  line('window figures + every analysis, first run', `${(aggregateMs + first.diagnose + first.heatmap).toFixed(0)} ms`, `< ${TARGET.analysesMs} ms`, verdict(aggregateMs + first.diagnose + first.heatmap, TARGET.analysesMs));
+  line('window figures (ends) + every analysis, first run', `${(endsMs + first.diagnose + first.heatmap).toFixed(0)} ms`, `< ${TARGET.analysesMs} ms`, verdict(endsMs + first.diagnose + first.heatmap, TARGET.analysesMs));
+  line('window figures (all samples) + every analysis, first run', `${(aggregateMs + first.diagnose + first.heatmap).toFixed(0)} ms`, `< ${TARGET.analysesMs} ms`, verdict(aggregateMs + first.diagnose + first.heatmap, TARGET.analysesMs));
   console.log('  (every analysis: root cause, skew figures of 8 metrics with hot subtasks, heatmap data of one metric;');
-  console.log('   the window figures are computed once per new sample and shared by all of them)');
+  console.log('   the window figures are computed once per new sample and shared by all of them; the engine reads the');
+  console.log('   first 3 and last 2 samples of a long window, every sample only where a subtask restarted or a figure is missing)');
   console.log(`  finding: ${diagnosis.finding.sentence}`);
 }
 

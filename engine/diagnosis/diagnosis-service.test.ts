@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildWindow, uniform } from '../analysis/testing/window-builder.ts';
 import { createEngine } from '../app/create-engine.ts';
 import { openClusterStore } from '../cli/data-dir.ts';
@@ -8,6 +8,8 @@ import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { DiagnosisService } from './diagnosis-service.ts';
 import { readJobWindow } from './read-window.ts';
 import { jobWindowStats } from '../analysis/window-stats.ts';
+import { diagnoseWindow } from '../analysis/diagnose-job.ts';
+import { recordLocalEngine } from '../analysis/testing/local-engine-window.ts';
 
 const dirs = tempDirs('flink-ops-diagnosis-');
 afterAll(() => dirs.removeAll());
@@ -35,6 +37,28 @@ async function storeWithHotJob(): Promise<{ store: HistoryStore; t0: number }> {
 }
 
 describe('readJobWindow', () => {
+  it('reads only the ends of a long window and gives exactly the figures of every sample (recorded hot-tenant: backpressure starting mid-window)', async () => {
+    const samples = await recordLocalEngine({ scenario: 'hot-tenant', seconds: 180 });
+    const store = HistoryStore.open(dirs.make(), { now: () => samples[samples.length - 1].t });
+    for (const sample of samples) await store.samples.append(sample);
+    const from = samples[0].t;
+    const to = samples[samples.length - 1].t;
+    const read = vi.spyOn(store.samples, 'vertexWindow');
+    const samplesRead = () => read.mock.results.reduce((sum, r) => sum + (r.value as unknown[]).length, 0);
+    const fromStore = readJobWindow(store, 'local', samples[0].jobId, from, to);
+    expect(fromStore).toEqual(jobWindowStats(samples));
+    expect(samplesRead()).toBe(3 * 5); // 3 vertices × (3 first + 2 last samples), not 3 × 18
+    expect(diagnoseWindow(fromStore, to - from).finding.kind).toBe('skew');
+    // With a subtask that restarted inside the window, that vertex is read whole, with the same result.
+    samples[10].vertices[2].subtasks!.attempt[5] = 1;
+    for (const s of samples.slice(11)) s.vertices[2].subtasks!.attempt[5] = 1;
+    for (const sample of samples.slice(10)) await store.samples.append(sample);
+    read.mockClear();
+    expect(readJobWindow(store, 'local', samples[0].jobId, from, to)).toEqual(jobWindowStats(samples));
+    expect(samplesRead()).toBe(3 * 5 + 18);
+    await store.close();
+  }, 60_000);
+
   it('gives, vertex by vertex from the store, the same figures as the whole window in memory', async () => {
     const { store, t0 } = await storeWithHotJob();
     const fromStore = readJobWindow(store, 'c', JOB, t0 + 60_000, t0 + 120_000);
