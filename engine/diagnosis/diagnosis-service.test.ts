@@ -80,6 +80,15 @@ describe('DiagnosisService', () => {
     expect(heatmap.rows.map((r) => r.values.length)).toEqual([2, 8, 2]);
     expect(heatmap.rows[1].values[3]).toBe(1000);
     expect(heatmap.max).toBe(1000);
+    // Until a new sample lands, the same figures are served again without reading the store.
+    const read = vi.spyOn(store.samples, 'vertexWindow');
+    expect(service.diagnose('c', JOB, 60_000)).toBe(d);
+    expect(service.heatmap('c', JOB, 60_000, 'busyTimeMsPerSecond', 'mean')).toBe(heatmap);
+    expect(read).not.toHaveBeenCalled();
+    const next = structuredClone(store.samples.latest('c', JOB)!);
+    await store.samples.append({ ...next, t: next.t + 10_000 });
+    expect(service.diagnose('c', JOB, 60_000)).not.toBe(d);
+    expect(read).toHaveBeenCalled();
     await store.close();
   });
 

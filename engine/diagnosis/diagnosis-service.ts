@@ -16,8 +16,15 @@ export const MAX_WINDOW_MS = 24 * 3600_000;
  * newest sample, so its figures are computed once per new sample and shared by the sentence, the skew table and
  * the heatmap (and every metric the operator flips through).
  */
+interface CachedWindow {
+  to: number;
+  window: JobWindowStats;
+  /** What was computed from it, kept until the next sample: every page polls, the window changes once per sample. */
+  results: Map<string, unknown>;
+}
+
 export class DiagnosisService {
-  private readonly cache = new Map<string, { to: number; window: JobWindowStats }>();
+  private readonly cache = new Map<string, CachedWindow>();
 
   constructor(
     private readonly store: HistoryStore,
@@ -26,9 +33,9 @@ export class DiagnosisService {
 
   diagnose(clusterId: string, jobId: string, windowMs: unknown): JobDiagnosis {
     const ms = checkWindow(windowMs);
-    const diagnosis = diagnoseWindow(this.window(clusterId, jobId, ms), ms);
+    const cached = this.window(clusterId, jobId, ms);
     // An empty window knows no ids of its own: say which job it was asked for.
-    return { ...diagnosis, clusterId, jobId };
+    return memo(cached, 'diagnosis', () => ({ ...diagnoseWindow(cached.window, ms), clusterId, jobId }));
   }
 
   heatmap(clusterId: string, jobId: string, windowMs: unknown, metric: unknown, aggregate: unknown): SkewHeatmap {
@@ -39,22 +46,31 @@ export class DiagnosisService {
     if (aggregate !== 'mean' && aggregate !== 'max') throw new EngineError('invalid-input', `Aggregate "${String(aggregate)}" is not "mean" or "max".`);
     // Maxima take a pass over every sample: computed for the heatmap that shows them, not for every window.
     const maxima = aggregate === 'max' && metric !== 'checkpointedStateBytes' ? [metric as RateColumn] : [];
-    const window = this.window(clusterId, jobId, ms, maxima);
-    return { ...skewHeatmap(window, metric as SkewMetric, aggregate, windowInfo(window, ms)), clusterId, jobId };
+    const cached = this.window(clusterId, jobId, ms, maxima);
+    return memo(cached, `heatmap/${String(metric)}/${aggregate}`, () => ({
+      ...skewHeatmap(cached.window, metric as SkewMetric, aggregate, windowInfo(cached.window, ms)),
+      clusterId,
+      jobId,
+    }));
   }
 
-  private window(clusterId: string, jobId: string, windowMs: number, maxima: RateColumn[] = []): JobWindowStats {
+  private window(clusterId: string, jobId: string, windowMs: number, maxima: RateColumn[] = []): CachedWindow {
     const newest = this.store.samples.job(clusterId, jobId)?.lastSampleAt;
-    if (newest === undefined) return assembleJobWindow([], undefined, []);
+    if (newest === undefined) return { to: Number.NaN, window: assembleJobWindow([], undefined, []), results: new Map() };
     const key = `${clusterId}\u0000${jobId}\u0000${windowMs}\u0000${maxima.join(',')}`;
     const cached = this.cache.get(key);
-    if (cached && cached.to === newest) return cached.window;
-    const window = readJobWindow(this.store, clusterId, jobId, newest - windowMs, newest, { maxima });
+    if (cached && cached.to === newest) return cached;
+    const fresh: CachedWindow = { to: newest, window: readJobWindow(this.store, clusterId, jobId, newest - windowMs, newest, { maxima }), results: new Map() };
     this.cache.delete(key);
-    this.cache.set(key, { to: newest, window });
+    this.cache.set(key, fresh);
     while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
-    return window;
+    return fresh;
   }
+}
+
+function memo<T>(cached: CachedWindow, key: string, compute: () => T): T {
+  if (!cached.results.has(key)) cached.results.set(key, compute());
+  return cached.results.get(key) as T;
 }
 
 export function windowInfo(window: JobWindowStats, requestedMs: number): DiagnosisWindow {
