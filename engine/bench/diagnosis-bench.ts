@@ -52,15 +52,19 @@ function analyses(): void {
   const t0 = Date.now() - windowMs;
   const times = Array.from({ length: count }, (_, i) => t0 + i * INTERVAL_MS);
   let aggregateMs = 0;
+  let aggregateCpuMs = 0;
   let endsMs = 0;
   const vertices: VertexWindowStats[] = [];
   for (let v = 0; v < VERTICES; v++) {
     const samples = times.map((t, i) => ({ t, vertex: syntheticVertexSample(job, v, i, t, INTERVAL_MS), jobStartTime: 1 }));
     // The generator's garbage is not the aggregation's cost: collect it before timing.
     collectGarbage();
+    const cpu = process.cpuUsage();
     const started = performance.now();
     vertices.push(vertexWindowStats(samples));
     aggregateMs += performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    aggregateCpuMs += (used.user + used.system) / 1000;
     // What the engine computes from the store for a long window: the first 3 and last 2 samples (read-window.ts).
     const ends = [...samples.slice(0, 3), ...samples.slice(-2)];
     const endsStarted = performance.now();
@@ -70,30 +74,36 @@ function analyses(): void {
   const last = syntheticJobSample(job, 'bench', count - 1, times[count - 1], INTERVAL_MS);
   const window = assembleJobWindow(times.map((t) => ({ t, jobStartTime: 1 })), { ...last, vertices: [] } as typeof last, vertices);
 
-  const runs: Array<{ diagnose: number; heatmap: number; json: number }> = [];
+  const runs: Array<{ diagnose: number; heatmap: number; json: number; cpu: number }> = [];
   let diagnosis!: ReturnType<typeof diagnoseWindow>;
   let heatmapJson = '';
   for (let run = 0; run < 3; run++) {
     collectGarbage();
+    const cpu = process.cpuUsage();
     const a = performance.now();
     diagnosis = diagnoseWindow(window, windowMs);
     const b = performance.now();
     const heatmap = skewHeatmap(window, 'busyTimeMsPerSecond', 'mean', windowInfo(window, windowMs));
     const c = performance.now();
+    const used = process.cpuUsage(cpu);
     heatmapJson = JSON.stringify(heatmap);
     JSON.stringify(diagnosis);
-    runs.push({ diagnose: b - a, heatmap: c - b, json: performance.now() - c });
+    runs.push({ diagnose: b - a, heatmap: c - b, json: performance.now() - c, cpu: (used.user + used.system) / 1000 });
   }
   const first = runs[0];
   const best = runs.reduce((x, y) => (y.diagnose + y.heatmap < x.diagnose + x.heatmap ? y : x));
+  const bestCpu = Math.min(...runs.map((r) => r.cpu));
   console.log(`\nDiagnosis analyses: ${VERTICES} vertices × ${PARALLELISM.toLocaleString('en-US')} subtasks, 15 min of samples (${count} per vertex), in Node`);
   // The machine may be shared: the load says how much of a core these figures had.
   console.log(`  (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`);
   console.log(`  ${'figure'.padEnd(52)} ${'measured'.padStart(14)}  ${'target'.padEnd(14)}`);
   line('window figures from all 91 samples per vertex', `${aggregateMs.toFixed(0)} ms`, '(not targeted)');
+  line('  CPU time', `${aggregateCpuMs.toFixed(0)} ms`);
   line('window figures from the ends the engine reads', `${endsMs.toFixed(0)} ms`, '(not targeted)');
   line('every analysis, first run', `${(first.diagnose + first.heatmap).toFixed(0)} ms`, `< ${TARGET.analysesMs} ms`, verdict(first.diagnose + first.heatmap, TARGET.analysesMs));
   line('every analysis, warm (best of 3)', `${(best.diagnose + best.heatmap).toFixed(0)} ms`, `< ${TARGET.analysesMs} ms`, verdict(best.diagnose + best.heatmap, TARGET.analysesMs));
+  // CPU time does not count the time other processes had the core: the figure a dedicated machine would show.
+  line('every analysis, CPU time (first / best of 3)', `${first.cpu.toFixed(0)} / ${bestCpu.toFixed(0)} ms`, `< ${TARGET.analysesMs} ms`, verdict(bestCpu, TARGET.analysesMs));
   line('  of which root cause + skew figures of 8 metrics', `${best.diagnose.toFixed(0)} ms`);
   line('  of which heatmap data (one metric)', `${best.heatmap.toFixed(0)} ms`);
   line('JSON of the diagnosis and the heatmap', `${best.json.toFixed(0)} ms`);
