@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxOverAvg } from './skew.ts';
+import { busySkewIsAlarm, maxOverAvg } from './skew.ts';
 
 describe('maxOverAvg', () => {
   it('is 1 for an even vertex and P when one of P subtasks does all the work', () => {
@@ -15,5 +15,14 @@ describe('maxOverAvg', () => {
   it('has no answer without metrics or when nothing is busy', () => {
     expect(maxOverAvg(null)).toBeNull();
     expect(maxOverAvg({ min: 0, max: 0, avg: 0, sum: 0 })).toBeNull();
+  });
+});
+
+describe('busySkewIsAlarm', () => {
+  it('alarms on a saturated hot subtask, not on few keys over lightly loaded subtasks (hot-tenant before the shift)', () => {
+    expect(busySkewIsAlarm({ min: 10, max: 1000, avg: 43, sum: 1376 })).toBe(true);
+    expect(busySkewIsAlarm({ min: 0, max: 118, avg: 31, sum: 992 })).toBe(false);
+    expect(busySkewIsAlarm({ min: 900, max: 1000, avg: 950, sum: 3800 })).toBe(false);
+    expect(busySkewIsAlarm(null)).toBe(false);
   });
 });

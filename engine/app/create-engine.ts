@@ -25,6 +25,9 @@ import type { JobWatch } from '../contracts/engine-api.ts';
 import { checkpointDetail, jobCheckpoints } from '../history/views/checkpoint-views.ts';
 import { jobMetricsHistory } from '../history/views/metrics-history.ts';
 import { recordedJobGraph, recordedJobs } from '../history/views/recorded-jobs.ts';
+import { DiagnosisService } from '../diagnosis/diagnosis-service.ts';
+import { keyGroupRanges, locateKey } from '../analysis/key-groups/key-location.ts';
+import { KEY_TYPES } from '../contracts/diagnosis.ts';
 
 export interface EngineDeps {
   clusterStore: ClusterStore;
@@ -95,6 +98,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const connection = (clusterId: string) => connections.get(findCluster(clusterId));
   const watcher = new JobWatcher({ history: deps.history, connection });
   watcher.start();
+  const diagnosis = new DiagnosisService(deps.history);
 
   /** The secret the form sent, or on edit the one already stored. */
   const secretFor = (input: ReturnType<typeof validateClusterInput>): string | undefined => {
@@ -235,6 +239,35 @@ export function createEngine(deps: EngineDeps): Engine {
     async getRecordedJob(clusterId, jobId) {
       const id = requireId(jobId, 'job');
       return recordedJobGraph(deps.history, requireText(clusterId, 'cluster id'), id, watchOf(clusterId, id));
+    },
+
+    async diagnoseJob(clusterId, jobId, windowMs) {
+      findCluster(clusterId);
+      return diagnosis.diagnose(clusterId, requireId(jobId, 'job'), windowMs);
+    },
+
+    async getSkewHeatmap(clusterId, jobId, windowMs, metric, aggregate) {
+      findCluster(clusterId);
+      return diagnosis.heatmap(clusterId, requireId(jobId, 'job'), windowMs, metric, aggregate);
+    },
+
+    async locateKey(lookup) {
+      if (!lookup || typeof lookup.key !== 'string' || !(KEY_TYPES as readonly unknown[]).includes(lookup.keyType)) {
+        throw new EngineError('invalid-input', `A key lookup needs a key (text) and its type: ${KEY_TYPES.join(', ')}.`);
+      }
+      try {
+        return locateKey(lookup);
+      } catch (error) {
+        throw new EngineError('invalid-input', (error as Error).message);
+      }
+    },
+
+    async getKeyGroupRanges(maxParallelism, parallelism) {
+      try {
+        return keyGroupRanges(maxParallelism, parallelism);
+      } catch (error) {
+        throw new EngineError('invalid-input', (error as Error).message);
+      }
     },
 
     close: () => watcher.stop(),

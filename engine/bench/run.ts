@@ -96,3 +96,4 @@ runScript('Local engine: checkpoint and restore vs open requests in assemble', '
 runScript('Local engine: exactly-once at 1,000,000 events (plain, 5 kills, restores at 1/3/8/32, rescale) vs the oracle', 'engine/bench/local-checkpoint-proof.ts');
 runScript('Kafka: hot-key sampling throughput and the consumer-lag query for 1,000 partitions', 'engine/bench/kafka.ts');
 runScript('The history: what a sample and a checkpoint\'s details cost the cluster; the store\'s write and read cost (200 × 1,024 job)', 'engine/bench/history-cost.ts');
+runScript('Diagnosis: every analysis on a generated 200-vertex × 1,024-subtask job, and its heatmap in Chromium', 'engine/bench/diagnosis-bench.ts', [], ['--expose-gc']);

@@ -4,6 +4,10 @@ import type { AddressInfo } from 'node:net';
 export interface SyntheticJobOptions {
   /** Every vertex at this parallelism; default: a mix of 4 to 64. */
   parallelism?: number;
+  /** Every vertex's max parallelism; default: 128, or the parallelism when higher. */
+  maxParallelism?: number;
+  /** The job's and its vertices' state. @default RUNNING */
+  state?: string;
 }
 
 /**
@@ -23,10 +27,10 @@ export async function startSyntheticJobServer(
     id: hex(i + 1),
     name: `Operator ${i} -> Map ${i}`,
     parallelism: parallelismOf(i),
-    maxParallelism: Math.max(128, parallelismOf(i)),
-    status: 'RUNNING',
+    maxParallelism: options.maxParallelism ?? Math.max(128, parallelismOf(i)),
+    status: options.state ?? 'RUNNING',
     'start-time': 1, 'end-time': -1, duration: 1000,
-    tasks: { RUNNING: parallelismOf(i) },
+    tasks: { [options.state ?? 'RUNNING']: parallelismOf(i) },
     metrics: { 'read-bytes': 1, 'write-bytes': 1, 'read-records': 1, 'write-records': 1 },
   }));
   // A layered DAG: each vertex reads from one or two vertices of the previous layer of ten.
@@ -36,7 +40,7 @@ export async function startSyntheticJobServer(
     operator: '', description: v.name,
     inputs: i < 10 ? undefined : [i - 10, i - 9 - (i % 3)].filter((j, k, a) => j >= 0 && a.indexOf(j) === k).map((j, num) => ({ num, id: vertices[j].id, ship_strategy: num ? 'REBALANCE' : 'HASH', exchange: 'pipelined_bounded' })),
   }));
-  const details = { jid: jobId, name: `synthetic-${vertexCount}`, isStoppable: false, state: 'RUNNING', 'start-time': 1, 'end-time': -1, duration: 1000, maxParallelism: 128, now: 2, timestamps: {}, vertices, 'status-counts': {}, plan: { jid: jobId, name: 'synthetic', type: 'STREAMING', nodes } };
+  const details = { jid: jobId, name: `synthetic-${vertexCount}`, isStoppable: false, state: options.state ?? 'RUNNING', 'start-time': 1, 'end-time': -1, duration: 1000, maxParallelism: options.maxParallelism ?? 128, now: 2, timestamps: {}, vertices, 'status-counts': {}, plan: { jid: jobId, name: 'synthetic', type: 'STREAMING', nodes } };
   const aggregated = ['busyTimeMsPerSecond', 'backPressuredTimeMsPerSecond', 'idleTimeMsPerSecond', 'numRecordsInPerSecond', 'numRecordsOutPerSecond'].map((id) => ({ id, min: 1, max: 900, avg: 300, sum: 9000 }));
   const byId = new Map(vertices.map((v) => [v.id, v]));
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { JobExceptionInfo, JobExceptions, JobGraph, JobSummary } from '../contracts/engine-api.ts';
+import type { ClusterCheck, JobExceptionInfo, JobExceptions, JobGraph, JobSummary } from '../contracts/engine-api.ts';
 import { connect, createClient } from '../clusters/cluster-connections.ts';
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
@@ -96,6 +96,11 @@ export function withConnection(command: Command): Command {
 
 /** Connects and checks that this is a Flink REST API before doing anything else. */
 export async function attach(options: ConnectionOptions): Promise<FlinkRestClient> {
+  return (await attachChecked(options)).client;
+}
+
+/** `attach`, keeping what the check found (version, metrics fetch interval). */
+export async function attachChecked(options: ConnectionOptions): Promise<{ client: FlinkRestClient; check: ClusterCheck }> {
   const timeoutMs = Number(options.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliError(EXIT.badArguments, `--timeout must be a positive number of ms, not "${options.timeout}".`);
   const env = process.env;
@@ -106,8 +111,8 @@ export async function attach(options: ConnectionOptions): Promise<FlinkRestClien
       : { kind: 'none' as const };
   const secret = env.FLINK_OPS_TOKEN ?? env.FLINK_OPS_PASSWORD;
   const client = createClient({ name: options.url, url: options.url, auth, caFile: options.caFile, timeoutMs }, secret);
-  await connect(client).check();
-  return client;
+  const check = await connect(client).check();
+  return { client, check };
 }
 
 /** An id matches exactly; a name matches the running job of that name, else its most recent run. */

@@ -30,6 +30,7 @@ function positiveNumber(option: string) {
 interface EngineCommandOptions {
   port: number;
   scenario?: string;
+  maxParallelism?: number;
   job?: string;
   parallelism?: number;
   checkpointDir?: string;
@@ -70,9 +71,10 @@ export function registerEngineCommand(program: Command): void {
         'Without --scenario: a uniform traffic mix and no capacity limits.',
     )
     .option('--port <port>', 'REST port on 127.0.0.1 (0: any free port)', integer('--port', 0, 65535), 8081)
-    .option('--scenario <name>', `traffic and capacity scenario (${listScenarios().join(', ') || 'none installed'})`)
+    .option('--scenario <name|file>', `traffic and capacity scenario: a name (${listScenarios().join(', ') || 'none installed'}) or the path of a YAML file in their format`)
     .option('--job <name>', `built-in job to run (${BUILT_IN_JOBS.join(', ')})`)
-    .option('--parallelism <n>', 'default parallelism of the job (max parallelism is 128)', integer('--parallelism', 1))
+    .option('--parallelism <n>', 'default parallelism of the job (at most the max parallelism)', integer('--parallelism', 1))
+    .option('--max-parallelism <n>', 'max parallelism (key groups) of the job (default 128)', integer('--max-parallelism', 1, 32768))
     .option('--checkpoint-dir <dir>', 'checkpoint storage folder')
     .option('--seed <s>', 'seed of the generated traffic (same seed, same events)', integer('--seed', -2147483648, 2147483647))
     .option('--events <n>', 'bounded source: stop after N events; the job finishes once all windows have fired', integer('--events', 1))
@@ -106,6 +108,7 @@ export function registerEngineCommand(program: Command): void {
           kafka,
           port: options.port,
           scenario: options.scenario,
+          maxParallelism: options.maxParallelism,
           job: options.job as BuiltInJob | undefined,
           parallelism: options.parallelism,
           checkpointDir: options.checkpointDir,

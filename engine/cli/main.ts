@@ -8,6 +8,7 @@ import { printable } from './terminal-text.ts';
 import { registerEngineKillTmCommand } from '../local/cli/engine-kill-tm-command.ts';
 import { registerKafkaCommands } from './kafka-commands.ts';
 import { registerProduceCommand } from '../local/cli/produce-command.ts';
+import { registerDiagnoseCommand } from './diagnose-command.ts';
 
 /** Runs `flink-ops` and returns the exit code; errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -24,6 +25,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerKafkaCommands(program);
   registerProduceCommand(program);
   registerCheckpointsCommand(program);
+  registerDiagnoseCommand(program);
   // No command at all: the help is the answer, on stdout, and that is a success (Commander would call it an error).
   if (argv.length <= 2) {
     program.outputHelp();

@@ -4,6 +4,8 @@
  * so every method takes and returns plain JSON data.
  */
 
+import type { JobDiagnosis, KeyGroupRangeView, KeyLocation, KeyLookup, SkewHeatmap, SkewMetric } from './diagnosis.ts';
+
 export type AuthKind = 'none' | 'basic' | 'bearer';
 
 /** What the user types into the cluster form. Secrets travel only on save, never back out. */
@@ -97,6 +99,11 @@ export interface VertexView {
   idleTimeMsPerSecond: MetricAggregate | null;
   /** busyTimeMsPerSecond max/avg over the subtasks: 1 = even, the parallelism = one subtask does all the work. */
   busySkew: number | null;
+  /**
+   * The busy skew is an alarm: the busiest subtask is at least half busy and ≥ 2× the average. Few keys over lightly
+   * loaded subtasks is not. Absent = not known (an engine without the rule).
+   */
+  busySkewAlarm?: boolean;
   /** From the highest backPressuredTimeMsPerSecond, with Flink's thresholds (≤0.10 ok, ≤0.50 low, else high). */
   backpressureLevel: BackpressureLevel | null;
   /**
@@ -490,6 +497,17 @@ export interface EngineApi {
   listRecordedJobs(clusterId: string): Promise<RecordedJob[]>;
   /** A recorded job's last sampled graph, or null when there is no recording. */
   getRecordedJob(clusterId: string, jobId: string): Promise<RecordedJobGraph | null>;
+  /**
+   * The root cause in one sentence, per-subtask skew figures and hot subtasks, over the last `windowMs` of the job's
+   * history (ending at its newest sample). Reads the history only: no request to the cluster.
+   */
+  diagnoseJob(clusterId: string, jobId: string, windowMs: number): Promise<JobDiagnosis>;
+  /** Every vertex × subtask of one metric over the window, for the heatmap. */
+  getSkewHeatmap(clusterId: string, jobId: string, windowMs: number, metric: SkewMetric, aggregate: 'mean' | 'max'): Promise<SkewHeatmap>;
+  /** Which subtask owns a key (Flink's key-group assignment), and where a rescale would move it. */
+  locateKey(lookup: KeyLookup): Promise<KeyLocation>;
+  /** The key-group range each subtask of a keyed vertex owns, index = subtask. */
+  getKeyGroupRanges(maxParallelism: number, parallelism: number): Promise<KeyGroupRangeView[]>;
 }
 
 /** A file the engine prepared for the user to save (ShellApi.saveFile): text, with a name to suggest. */
@@ -532,6 +550,10 @@ export const ENGINE_METHODS = [
   'getJobMetricsHistory',
   'listRecordedJobs',
   'getRecordedJob',
+  'diagnoseJob',
+  'getSkewHeatmap',
+  'locateKey',
+  'getKeyGroupRanges',
 ] as const satisfies readonly EngineMethod[];
 
 /** What a bridge returns for one call. */

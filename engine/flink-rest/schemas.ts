@@ -166,13 +166,19 @@ export const AggregatedMetrics = z.array(
 /** `GET …/vertices/:vid/watermarks` and other plain metric lists: bare arrays of string values. */
 export const MetricCollection = z.array(z.object({ id: z.string(), value: z.string().optional() }));
 
+/**
+ * A Java double as Flink's Jackson writes it: a number, or the string "NaN" / "Infinity" for a non-finite one (the
+ * accumulated busy time reads "NaN" until busy-time measurement starts, seconds after a subtask starts).
+ */
+const javaDouble = z.union([z.number(), z.enum(['NaN', 'Infinity', '-Infinity'])]).transform((v) => (typeof v === 'number' ? v : Number(v)));
+
 const IOMetrics = z.object({
   'read-bytes': nonNegative.optional(),
   'write-bytes': nonNegative.optional(),
   'read-records': nonNegative.optional(),
   'write-records': nonNegative.optional(),
   /** ms since the subtask started (Flink 1.17+); busy time is a double on the wire, the other two integers. */
-  'accumulated-busy-time': nonNegative.optional(),
+  'accumulated-busy-time': javaDouble.optional(),
   'accumulated-backpressured-time': nonNegative.optional(),
   'accumulated-idle-time': nonNegative.optional(),
 });

@@ -96,6 +96,33 @@ describe('flink-ops engine', () => {
     expect(badRate.output()).toContain('--rate must be a positive number');
   }, 30_000);
 
+  it('runs a scenario from a file at the max parallelism asked for, and says so when the file cannot be read', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'le-cli-'));
+    const file = path.join(dir, 'my-mix.yaml');
+    writeFileSync(file, 'name: my-mix\nparallelism: 3\noperatorParallelism:\n  tenant-cost: 12\ntraffic:\n  rate: 500\n  tenants: {acme: 1, globex: 1}\n  models: {m: 1}\n');
+    const proc = run(['--port', '0', '--scenario', file, '--max-parallelism', '256']);
+    const [, url] = await waitFor(/^Local engine: (http:\/\/127\.0\.0\.1:\d+)\s*$/m, proc.output);
+    const { jobs } = await (await fetch(`${url}/jobs/overview`)).json();
+    const job = await (await fetch(`${url}/jobs/${jobs[0].jid}`)).json();
+    expect(job.vertices.map((v: { name: string; parallelism: number; maxParallelism: number }) => [v.name.split(' -> ')[0], v.parallelism, v.maxParallelism])).toEqual([
+      ['Source: gateway-events', 3, 256],
+      ['assemble', 3, 256],
+      ['tenant-cost', 12, 256],
+    ]);
+    const config = await (await fetch(`${url}/jobmanager/config`)).json();
+    expect(config).toContainEqual({ key: 'pipeline.max-parallelism', value: '256' });
+    expect(config).toContainEqual({ key: 'local-engine.scenario', value: 'my-mix' });
+    proc.child.kill('SIGINT');
+    expect(await proc.exit).toBe(0);
+
+    const missing = run(['--port', '0', '--scenario', path.join(dir, 'nope.yaml')]);
+    expect(await missing.exit).toBe(2);
+    expect(missing.output()).toMatch(/Cannot read the scenario file .*nope\.yaml \(ENOENT\)/);
+    const tooSmall = run(['--port', '0', '--max-parallelism', '2']);
+    expect(await tooSmall.exit).toBe(2);
+    expect(tooSmall.output()).toMatch(/\(4\) is higher than its maximum parallelism \(2\)/);
+  }, 45_000);
+
   it('refuses a port in use', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -13,7 +13,7 @@ import { LocalCluster } from './runtime/cluster.ts';
 import { buildJobGraph } from './runtime/job-graph.ts';
 import type { JobExecution } from './runtime/job.ts';
 import { DEFAULT_NETWORK_CONFIG, type NetworkConfig } from './runtime/network.ts';
-import { DEFAULT_TRAFFIC, loadScenario, type Scenario } from './scenarios/scenario.ts';
+import { DEFAULT_TRAFFIC, resolveScenario, type Scenario } from './scenarios/scenario.ts';
 import { parseDurationMs, parseMemorySize } from './scenarios/units.ts';
 import { FanOutSink } from './kafka/kafka-sink.ts';
 import type { LocalKafka } from './kafka/local-kafka.ts';
@@ -28,8 +28,16 @@ export const ENGINE_REVISION = 'flink-ops-local-engine';
 export const BUILT_IN_MAX_PARALLELISM = 128;
 
 export interface LocalEngineOptions {
-  /** A scenario of resources/scenarios, by name; none = uniform traffic, no capacity limits. */
+  /**
+   * A scenario of resources/scenarios by name, or the path of a scenario file of the same format; none = uniform
+   * traffic, no capacity limits.
+   */
   scenario?: string;
+  /**
+   * Max parallelism (number of key groups) of the jobs, `pipeline.max-parallelism`. @default the scenario's
+   * `pipeline.max-parallelism` configuration, else 128
+   */
+  maxParallelism?: number;
   /** Which built-in job runs at start. @default the scenario's job, else "gatewaymeter" */
   job?: BuiltInJob;
   /** Default parallelism of the job's operators. @default the scenario's, else 4 */
@@ -162,6 +170,8 @@ export class LocalEngine {
   readonly startedAt: number;
   /** The process's CPU load, shared out over the TaskManagers' `Status.JVM.CPU.Load`. */
   readonly cpuLoad = new ProcessCpuLoad();
+  /** The jobs' max parallelism unless a run sets `pipeline.max-parallelism`. */
+  readonly maxParallelism: number;
 
   constructor(readonly options: LocalEngineOptions = {}) {
     positiveInt(options.parallelism, '--parallelism');
@@ -176,9 +186,14 @@ export class LocalEngine {
       throw new LocalEngineError(`--start-time must be epoch milliseconds (a whole number ≥ 0), got ${options.startTime}.`);
     }
     try {
-      this.scenario = options.scenario !== undefined ? loadScenario(options.scenario) : undefined;
+      this.scenario = options.scenario !== undefined ? resolveScenario(options.scenario) : undefined;
     } catch (error) {
       throw new LocalEngineError((error as Error).message);
+    }
+    const scenarioMaxParallelism = this.scenario?.configuration['pipeline.max-parallelism'];
+    this.maxParallelism = options.maxParallelism ?? (scenarioMaxParallelism !== undefined ? Number(scenarioMaxParallelism) : BUILT_IN_MAX_PARALLELISM);
+    if (!(Number.isInteger(this.maxParallelism) && this.maxParallelism >= 1 && this.maxParallelism <= 32768)) {
+      throw new LocalEngineError(`--max-parallelism must be a whole number from 1 to 32768, got ${options.maxParallelism ?? scenarioMaxParallelism}.`);
     }
     this.seed = options.seed ?? 42;
     this.jobName = options.job ?? this.scenario?.job ?? 'gatewaymeter';
@@ -186,7 +201,7 @@ export class LocalEngine {
     const operatorParallelism = this.scenario?.operatorParallelism ?? {};
     for (const [uid, p] of [['default', this.defaultParallelism] as const, ...Object.entries(operatorParallelism)]) {
       try {
-        checkParallelismAgainstMax(uid === 'default' ? '--parallelism' : uid, p, BUILT_IN_MAX_PARALLELISM);
+        checkParallelismAgainstMax(uid === 'default' ? '--parallelism' : uid, p, this.maxParallelism);
       } catch (error) {
         throw new LocalEngineError((error as Error).message);
       }
@@ -270,7 +285,7 @@ export class LocalEngine {
     let scenario = this.scenario;
     if (run.scenario !== undefined) {
       try {
-        scenario = loadScenario(run.scenario);
+        scenario = resolveScenario(run.scenario);
       } catch (error) {
         fail((error as Error).message);
       }
@@ -286,7 +301,7 @@ export class LocalEngine {
     const jobConf: Record<string, string> = { ...configurationOf(run), ...run.flinkConfiguration };
     const conf = { ...this.clusterConfiguration, ...jobConf };
     const maxParallelismRaw = conf['pipeline.max-parallelism'];
-    const maxParallelism = maxParallelismRaw !== undefined ? Number(maxParallelismRaw) : BUILT_IN_MAX_PARALLELISM;
+    const maxParallelism = maxParallelismRaw !== undefined ? Number(maxParallelismRaw) : this.maxParallelism;
     if (!(Number.isInteger(maxParallelism) && maxParallelism >= 1 && maxParallelism <= 32768)) fail(`pipeline.max-parallelism must be a whole number from 1 to 32768, got "${maxParallelismRaw}".`);
     for (const [uid, p] of [['parallelism', parallelism] as const, ...Object.entries(operatorParallelism ?? {})]) {
       try {
@@ -380,7 +395,7 @@ export class LocalEngine {
       ...(this.options.restPort !== undefined && { 'rest.port': String(this.options.restPort) }),
       'taskmanager.numberOfTaskSlots': String(this.cluster.slotsPerTaskManager),
       'parallelism.default': String(this.defaultParallelism),
-      'pipeline.max-parallelism': String(BUILT_IN_MAX_PARALLELISM),
+      'pipeline.max-parallelism': String(this.maxParallelism),
       'pipeline.auto-watermark-interval': '200 ms',
       'execution.buffer-timeout.interval': `${network.bufferTimeoutMs} ms`,
       'taskmanager.memory.segment-size': `${network.segmentSize / 1024}kb`,
@@ -408,6 +423,7 @@ export class LocalEngine {
       ...(this.scenario && { 'local-engine.scenario': this.scenario.name }),
       ...(this.sinkDir && { 'local-engine.sink-dir': this.sinkDir }),
       ...scenarioConf,
+      ...(this.options.maxParallelism !== undefined && { 'pipeline.max-parallelism': String(this.options.maxParallelism) }),
       ...this.options.flinkConfiguration,
     };
     return Object.entries(entries)

@@ -1,6 +1,6 @@
 import type { EdgeView, JobGraph, MetricAggregate, VertexView } from '../contracts/engine-api.ts';
 import { backpressureLevelOf } from '../analysis/backpressure-level.ts';
-import { maxOverAvg } from '../analysis/skew.ts';
+import { busySkewIsAlarm, maxOverAvg } from '../analysis/skew.ts';
 import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
@@ -145,6 +145,7 @@ export function toJobGraph(clusterId: string, details: JobDetails, metrics: Vert
       backPressuredTimeMsPerSecond: backPressured,
       idleTimeMsPerSecond: aggregate('idleTimeMsPerSecond'),
       busySkew: vertex.parallelism > 1 ? maxOverAvg(busy) : null,
+      busySkewAlarm: vertex.parallelism > 1 && busySkewIsAlarm(busy),
       backpressureLevel: backPressured ? backpressureLevelOf(backPressured.max) : null,
       ...(!Array.isArray(sample) && 'unavailable' in sample ? { metricsUnavailable: sample.unavailable } : {}),
       ...(!Array.isArray(sample) && 'carried' in sample ? { metricsFetchedAt: sample.fetchedAt } : {}),

@@ -116,6 +116,8 @@ function Page({ route, navigate, addFormKey }: { route: Route; navigate: ReturnT
             jobId={route.jobId}
             vertexId={route.vertexId}
             tab={route.tab ?? null}
+            sort={route.sort ?? null}
+            subtask={route.subtask ?? null}
             onNavigate={navigate}
           />
         </Suspense>

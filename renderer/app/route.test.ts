@@ -35,6 +35,19 @@ describe('parseHash', () => {
     expect(parseHash('#/clusters/c1/jobs/abc')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null });
   });
 
+  it('reads the evidence of a finding: a vertex with its subtasks sorted by a column and a subtask marked', () => {
+    expect(parseHash('#/clusters/c1/jobs/abc?vertex=v9&sort=busyTimeMsPerSecond&subtask=12')).toEqual({
+      page: 'job',
+      clusterId: 'c1',
+      jobId: 'abc',
+      vertexId: 'v9',
+      sort: 'busyTimeMsPerSecond',
+      subtask: 12,
+    });
+    expect(parseHash('#/clusters/c1/jobs/abc?vertex=v9&subtask=-1')).not.toHaveProperty('subtask');
+    expect(parseHash('#/clusters/c1/jobs/abc?sort=busy')).not.toHaveProperty('sort');
+  });
+
   it('decodes encoded ids', () => {
     expect(parseHash('#/clusters/prod%20eu%2F1')).toEqual({ page: 'cluster', clusterId: 'prod eu/1' });
   });
@@ -58,6 +71,7 @@ describe('formatRoute', () => {
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v1', tab: 'exceptions' },
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: null, tab: 'checkpoints' },
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v1', tab: 'metrics' },
+    { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v1', sort: 'recordsIn', subtask: 0 },
   ];
 
   it.each(routes)('round-trips %j', (route) => {

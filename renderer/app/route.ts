@@ -10,6 +10,7 @@
  *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>   job graph with a vertex's subtasks open
  *   #/cluster/<name>/job/<jobId>        a deep link (engine/contracts/deep-link.ts): the job, by cluster name
  *   #/clusters/<id>/jobs/<jobId>?tab=<tab>          another tab of the job page (checkpoints, metrics, ...)
+ *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>&sort=<column>&subtask=<n>   ... sorted by a column, a subtask marked
  */
 import { deepLinkHash, parseDeepLinkPath } from '../../engine/contracts/deep-link';
 
@@ -18,7 +19,7 @@ export type Route =
   | { page: 'add-cluster' }
   | { page: 'edit-cluster'; clusterId: string }
   | { page: 'cluster'; clusterId: string }
-  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null; /** A job page tab other than the graph. */ tab?: string }
+  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null; /** A job page tab other than the graph. */ tab?: string; sort?: string; subtask?: number }
   | { page: 'deep-link'; clusterName: string; jobId: string }
   | { page: 'unknown'; hash: string };
 
@@ -49,8 +50,15 @@ export function parseHash(hash: string): Route {
   if (segments.length === 3 && segments[2] === 'jobs') return { page: 'cluster', clusterId };
   if (segments.length === 4 && segments[2] === 'jobs') {
     const vertex = query.get('vertex');
+    const route: Route = { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null };
     const tab = query.get('tab');
-    return { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null, ...(tab ? { tab } : {}) };
+    if (tab) route.tab = tab;
+    // The evidence of a finding: the subtasks table sorted by the metric that proves it, the named subtask marked.
+    const sort = query.get('sort');
+    const subtask = Number(query.get('subtask') ?? Number.NaN);
+    if (route.vertexId && sort) route.sort = sort;
+    if (route.vertexId && query.has('subtask') && Number.isInteger(subtask) && subtask >= 0) route.subtask = subtask;
+    return route;
   }
   return { page: 'unknown', hash };
 }
@@ -68,8 +76,13 @@ export function formatRoute(route: Route): string {
       return `#/clusters/${enc(route.clusterId)}`;
     case 'job': {
       const base = `#/clusters/${enc(route.clusterId)}/jobs/${enc(route.jobId)}`;
-      const query = [route.vertexId ? `vertex=${enc(route.vertexId)}` : '', route.tab ? `tab=${enc(route.tab)}` : ''].filter(Boolean).join('&');
-      return query ? `${base}?${query}` : base;
+      const query = [
+        route.vertexId ? `vertex=${enc(route.vertexId)}` : '',
+        route.vertexId && route.sort ? `sort=${enc(route.sort)}` : '',
+        route.vertexId && route.subtask !== undefined ? `subtask=${route.subtask}` : '',
+        route.tab ? `tab=${enc(route.tab)}` : '',
+      ].filter(Boolean);
+      return query.length > 0 ? `${base}?${query.join('&')}` : base;
     }
     case 'deep-link':
       return deepLinkHash(route);

@@ -1,3 +1,4 @@
+import type { CheckpointOutliersAt } from '../../contracts/diagnosis.ts';
 import type { CheckpointDetail, CheckpointView, JobCheckpoints, JobWatch } from '../../contracts/engine-api.ts';
 import { checkpointFinding, findCheckpointOutliers } from '../../analysis/checkpoint-outliers.ts';
 import { explainCheckpointFailure } from '../../analysis/checkpoint-failure.ts';
@@ -103,4 +104,19 @@ export function detailView(
     ? checkpointFinding(outliers, analysed)
     : (record.detailsUnavailable ?? (record.status === 'IN_PROGRESS' ? 'The checkpoint is still running: its details are fetched once it settles.' : 'Its details have not been fetched yet.'));
   return { clusterId, jobId, checkpoint: checkpointView(record), vertices: named, outliers, finding };
+}
+
+/**
+ * The outliers of the newest completed checkpoint triggered in `[from, to]` whose details the history holds (what the
+ * diagnosis reports), or null when there is none.
+ */
+export function newestCheckpointOutliers(history: HistoryStore, clusterId: string, jobId: string, from: number, to: number): CheckpointOutliersAt | null {
+  const candidates = history.checkpoints.list(clusterId, jobId, from, to);
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    const record = candidates[i];
+    if (record.status !== 'COMPLETED' || !record.vertices) continue;
+    const detail = checkpointDetail(history, clusterId, jobId, record.id, record.triggerTimestamp);
+    return { checkpointId: record.id, triggerTimestamp: record.triggerTimestamp, outliers: detail.outliers };
+  }
+  return null;
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { listScenarios, loadScenario, parseScenario } from './scenario.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { listScenarios, loadScenario, parseScenario, resolveScenario } from './scenario.ts';
 import { parseDurationMs, parseMemorySize } from './units.ts';
 
 describe('scenario files', () => {
@@ -21,6 +24,21 @@ describe('scenario files', () => {
     expect(() => parseScenario(base.replace('rate: 10', 'rate: -1'), 'x.yaml')).toThrow(/`traffic.rate`/);
     expect(() => parseScenario(`${base}  phases:\n    - at: soon\n      share: {a: 0.5}\n`, 'x.yaml')).toThrow(/phases.0.at` should be a duration/);
     expect(() => parseScenario('name: [', 'x.yaml')).toThrow(/not valid YAML/);
+  });
+
+  it('loads a scenario by name or from a file of the same format', () => {
+    expect(resolveScenario('hot-tenant').name).toBe('hot-tenant');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'scenario-'));
+    try {
+      const file = path.join(dir, 'rehearsal.yml');
+      writeFileSync(file, 'name: rehearsal\ntraffic:\n  rate: 10\n  tenants: {a: 1}\n  models: {m: 1}\n  phases:\n    - at: 10s\n      share: {a: 0.9}\n');
+      expect(resolveScenario(file)).toMatchObject({ name: 'rehearsal', traffic: { rate: 10, phases: [{ atMs: 10_000 }] } });
+      expect(() => resolveScenario(path.join(dir, 'missing.yaml'))).toThrow(/Cannot read the scenario file .*missing\.yaml \(ENOENT\): pass a scenario name \(.*hot-tenant/);
+      writeFileSync(file, 'name: rehearsal\n');
+      expect(() => resolveScenario(file)).toThrow(/Scenario rehearsal\.yml: `traffic`/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('parses Flink-style durations and memory sizes', () => {

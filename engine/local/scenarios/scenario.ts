@@ -146,6 +146,23 @@ export function loadScenario(name: string, dir = SCENARIO_DIR): Scenario {
   return scenario;
 }
 
+/**
+ * Loads a scenario by name (`resources/scenarios/<name>.yaml`) or from a file of the same format, so operators can
+ * rehearse their own traffic mix: a value with a path separator or a `.yaml` / `.yml` ending is a file.
+ */
+export function resolveScenario(nameOrPath: string, dir = SCENARIO_DIR): Scenario {
+  if (!/[\\/]/.test(nameOrPath) && !/\.ya?ml$/i.test(nameOrPath)) return loadScenario(nameOrPath, dir);
+  const file = path.resolve(nameOrPath);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`Cannot read the scenario file ${file}${code ? ` (${code})` : ''}: pass a scenario name (${listScenarios(dir).join(', ') || 'none installed'}) or the path of a YAML file in their format.`);
+  }
+  return parseScenario(text, path.basename(file));
+}
+
 /** The traffic with no scenario: a uniform mix of tenants and models, no capacity limits. */
 export const DEFAULT_TRAFFIC: Scenario['traffic'] = {
   rate: 2000,

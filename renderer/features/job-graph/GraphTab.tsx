@@ -2,13 +2,15 @@ import { useCallback, type ReactNode } from 'react';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { formatTimestamp } from '../../components/format';
 import { testIds } from '../../testIds';
+import { subtaskColumn } from '../diagnosis/evidence';
+import { markedVertexOf } from '../diagnosis/finding';
 import { SubtasksPanel } from '../subtasks/SubtasksPanel';
 import { JobGraphCanvas } from './JobGraphCanvas';
 import type { JobTabProps } from './JobTabs';
 import { useGraphLayout } from './useGraphLayout';
 
 /** The job graph (laid out once per structure) and the selected vertex's subtasks. */
-export function GraphTab({ clusterId, jobId, vertexId, graph, recorded, stale, failed, refresh, onNavigate }: JobTabProps): ReactNode {
+export function GraphTab({ clusterId, jobId, vertexId, graph, recorded, stale, failed, refresh, onNavigate, sort, subtask, diagnosis }: JobTabProps): ReactNode {
   const { layout, structureKey } = useGraphLayout(graph);
   const onSelectVertex = useCallback(
     (id: string) => onNavigate({ page: 'job', clusterId, jobId, vertexId: id }, { replace: true }),
@@ -27,7 +29,14 @@ export function GraphTab({ clusterId, jobId, vertexId, graph, recorded, stale, f
       <ErrorBoundary panel="The job graph" resetKey={`${clusterId}/${jobId}`}>
         <section className={`panel graph-panel${vertexId && !recorded ? ' graph-panel--with-subtasks' : ''}${stale ? ' is-stale' : ''}`} aria-label="Job graph">
           {graph && layout ? (
-            <JobGraphCanvas key={structureKey ?? ''} graph={graph} layout={layout} selectedVertexId={vertexId} onSelectVertex={onSelectVertex} />
+            <JobGraphCanvas
+              key={structureKey ?? ''}
+              graph={graph}
+              layout={layout}
+              selectedVertexId={vertexId}
+              onSelectVertex={onSelectVertex}
+              markedVertexId={recorded ? null : markedVertexOf(diagnosis?.finding ?? null)}
+            />
           ) : graph ? (
             <div className="graph-placeholder" data-testid={testIds.jobGraph.layouting}>
               Laying out {graph.vertices.length} vertices…
@@ -41,7 +50,17 @@ export function GraphTab({ clusterId, jobId, vertexId, graph, recorded, stale, f
       </ErrorBoundary>
       {vertexId && !recorded ? (
         <ErrorBoundary panel="The subtasks table" resetKey={vertexId}>
-          <SubtasksPanel clusterId={clusterId} jobId={jobId} vertexId={vertexId} vertexName={selected?.name ?? null} refresh={refresh} onClose={onCloseSubtasks} />
+          <SubtasksPanel
+            key={`${vertexId}/${sort ?? ''}`}
+            initialSort={subtaskColumn(sort ?? undefined)}
+            markedSubtask={subtask}
+            clusterId={clusterId}
+            jobId={jobId}
+            vertexId={vertexId}
+            vertexName={selected?.name ?? null}
+            refresh={refresh}
+            onClose={onCloseSubtasks}
+          />
         </ErrorBoundary>
       ) : graph && layout && !recorded ? (
         <p className="hint">Click a vertex to see its subtasks.</p>

@@ -38,6 +38,8 @@ export interface JobGraphCanvasProps {
   layout: GraphLayout;
   selectedVertexId: string | null;
   onSelectVertex: (vertexId: string) => void;
+  /** The vertex the diagnosis names as the cause, outlined. */
+  markedVertexId?: string | null;
 }
 
 export function JobGraphCanvas(props: JobGraphCanvasProps): ReactNode {
@@ -48,7 +50,7 @@ export function JobGraphCanvas(props: JobGraphCanvasProps): ReactNode {
   );
 }
 
-function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCanvasProps): ReactNode {
+function Canvas({ graph, layout, selectedVertexId, onSelectVertex, markedVertexId = null }: JobGraphCanvasProps): ReactNode {
   const { resolved: theme } = useTheme();
   const containerRef = useRef<HTMLDivElement>(null);
   const flow = useReactFlow();
@@ -59,7 +61,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
         id: vertex.id,
         type: 'vertex',
         position: layout.positions[vertex.id] ?? { x: 0, y: 0 },
-        data: { vertex, selected: vertex.id === selectedVertexId, jobNotRunning: graph.state === 'RUNNING' ? null : graph.state },
+        data: { vertex, selected: vertex.id === selectedVertexId, marked: vertex.id === markedVertexId, jobNotRunning: graph.state === 'RUNNING' ? null : graph.state },
         width: VERTEX_WIDTH,
         height: VERTEX_HEIGHT,
         draggable: false,
@@ -67,7 +69,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex }: JobGraphCan
         selectable: true,
         ariaLabel: `${vertex.name}, parallelism ${vertex.parallelism}, ${vertex.status}`,
       })),
-    [graph.vertices, graph.state, layout, selectedVertexId],
+    [graph.vertices, graph.state, layout, selectedVertexId, markedVertexId],
   );
 
   const edges = useMemo<ShipFlowEdge[]>(

@@ -1,10 +1,12 @@
-import { useCallback, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
+import type { Finding, JobDiagnosis } from '../../../engine/contracts/diagnosis';
 import type { JobGraph, RecordedJobGraph } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import { useClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
 import { PollErrorBanner } from '../../components/ErrorBanner';
+import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { isNotFound } from '../../components/errors';
 import { formatDuration } from '../../components/format';
 import { Freshness } from '../../components/Freshness';
@@ -17,6 +19,8 @@ import { RecordingBanner } from '../history/RecordingBanner';
 import { WatchToggle } from '../history/WatchToggle';
 import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
+import { evidenceOf } from '../diagnosis/evidence';
+import { FindingBanner } from '../diagnosis/FindingBanner';
 import { ExportSubtasksButton } from './ExportSubtasksButton';
 import { JOB_TABS } from './jobTabs';
 import { JobTabs } from './JobTabs';
@@ -29,14 +33,17 @@ export interface JobPageProps {
   vertexId: string | null;
   /** The selected tab; null = the graph. */
   tab: string | null;
+  /** The subtasks table's sort column and a marked subtask, from the URL (the evidence of a finding). */
+  sort?: string | null;
+  subtask?: number | null;
   onNavigate: (route: Route, options?: { replace?: boolean }) => void;
 }
 
 /**
- * One job: header and tabs (graph, metrics over time, checkpoints, ...). When the cluster no longer has the job, or
- * does not answer, the page shows the console's recording of it instead, and says so.
+ * One job: header, the diagnosis in one sentence, and tabs (graph, skew, metrics over time, checkpoints, ...). When the
+ * cluster no longer has the job, or does not answer, the page shows the console's recording of it instead, and says so.
  */
-export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, onNavigate }: JobPageProps): ReactNode {
+export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = null, subtask = null, onNavigate }: JobPageProps): ReactNode {
   const { api } = useEngine();
   const refresh = useClusterRefresh(clusterId);
   useClusterFloor(clusterId, refresh.minMs);
@@ -57,6 +64,21 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, onNaviga
   const recording = wantRecording ? (recordingPoll.data ?? null) : null;
   const recorded = recording != null && (gone || poll.data == null);
   const graph = recorded ? recording.graph : (poll.data ?? null);
+  // The diagnosis reads the history the engine keeps while this page is open: no extra request to the cluster.
+  const [windowMs, setWindowMs] = useState(60_000);
+  const diagnosisPoll = usePolling<JobDiagnosis>(() => api.diagnoseJob(clusterId, jobId, windowMs), refresh.intervalMs, {
+    key: `${clusterId}/${jobId}/${windowMs}`,
+    paused: refresh.paused,
+    refreshSignal: refresh.refreshSignal,
+  });
+  // "Show the evidence": the graph tab, the finding's vertex marked, its subtasks sorted by the proving metric.
+  const onShowEvidence = useCallback(
+    (f: Finding) => {
+      const evidence = evidenceOf(f);
+      if (evidence) onNavigate({ page: 'job', clusterId, jobId, ...evidence }, { replace: true });
+    },
+    [onNavigate, clusterId, jobId],
+  );
   const jobsHref = hrefFor({ page: 'cluster', clusterId });
 
   // A job that does not run says so above every tab, with the way to why it stopped.
@@ -131,6 +153,12 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, onNaviga
         </section>
       ) : null}
 
+      {gone && !recorded ? null : (
+        <ErrorBoundary panel="The diagnosis" resetKey={`${clusterId}/${jobId}`}>
+          <FindingBanner poll={diagnosisPoll} windowMs={windowMs} onWindowChange={setWindowMs} onShowEvidence={onShowEvidence} />
+        </ErrorBoundary>
+      )}
+
       <JobTabs
         tabs={JOB_TABS}
         active={tab ?? JOB_TABS[0].id}
@@ -145,6 +173,10 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, onNaviga
           failed: graph == null && poll.error != null && !recordingPoll.loading,
           refresh,
           onNavigate,
+          sort,
+          subtask,
+          diagnosis: diagnosisPoll.data ?? null,
+          windowMs,
         }}
       />
     </div>

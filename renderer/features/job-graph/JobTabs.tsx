@@ -1,4 +1,5 @@
 import { Suspense, useRef, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
+import type { JobDiagnosis } from '../../../engine/contracts/diagnosis';
 import type { JobGraph } from '../../../engine/contracts/engine-api';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
@@ -20,6 +21,12 @@ export interface JobTabProps {
   failed: boolean;
   refresh: ClusterRefresh;
   onNavigate: (route: Route, options?: { replace?: boolean }) => void;
+  /** The subtasks table's sort column and a marked subtask, from the URL (the evidence of a finding). */
+  sort: string | null;
+  subtask: number | null;
+  /** The diagnosis over the chosen window (from the history); null until the first arrives. */
+  diagnosis: JobDiagnosis | null;
+  windowMs: number;
 }
 
 /** One tab of the job page; each feature folder exports its own (see `jobTabs.ts`). */

@@ -10,12 +10,12 @@ export interface VertexNodeData extends Record<string, unknown> {
   selected: boolean;
   /** The job's state when it is not RUNNING: the node then shows no figures, only that there are none. */
   jobNotRunning: string | null;
+  /** The diagnosis names this vertex as the cause. */
+  marked?: boolean;
 }
 
 export type VertexFlowNode = Node<VertexNodeData, 'vertex'>;
 
-/** An even vertex hovers around 1×; a clear imbalance is highlighted. */
-const SKEW_WORTH_NOTICING = 2;
 
 /** Below this zoom a vertex shows only its name, large enough to read on an overview of 200 vertices. */
 export const COMPACT_ZOOM = 0.55;
@@ -23,7 +23,9 @@ export const COMPACT_ZOOM = 0.55;
 const zoomIsCompact = (s: { transform: [number, number, number] }): boolean => s.transform[2] < COMPACT_ZOOM;
 
 function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
-  const { vertex, selected, jobNotRunning } = data;
+  const { vertex, selected, marked, jobNotRunning } = data;
+  // Few keys over lightly loaded subtasks reads 3-4× too: only a busy hot subtask is an alarm (see busySkewIsAlarm).
+  const skewAlarm = vertex.busySkewAlarm === true;
   const compact = useStore(zoomIsCompact);
   const paint = paintVertex(vertex);
   const busyMax = vertex.busyTimeMsPerSecond?.max ?? null;
@@ -48,13 +50,15 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
 
   return (
     <div
-      className={`vertex${selected ? ' vertex--selected' : ''}${compact ? ' vertex--compact' : ''}${unavailable ? ' vertex--no-metrics' : ''}`}
+      className={`vertex${selected ? ' vertex--selected' : ''}${marked ? ' vertex--marked' : ''}${compact ? ' vertex--compact' : ''}${unavailable ? ' vertex--no-metrics' : ''}`}
       style={{ background: paint.fill }}
       data-testid={testIds.jobGraph.vertex(vertex.id)}
       data-busy={busyMax ?? ''}
       data-backpressure={level ?? ''}
       data-skew={vertex.busySkew ?? ''}
       data-metrics={unavailable ? 'unavailable' : vertex.metricsFetchedAt !== undefined ? 'earlier-sample' : 'current'}
+      data-skew-alarm={skewAlarm ? 'true' : 'false'}
+      data-marked={marked ? 'true' : 'false'}
       title={title}
     >
       {paint.hatch > 0 ? <div className="vertex__hatch" style={{ width: `${paint.hatch * 100}%` }} aria-hidden="true" /> : null}
@@ -100,8 +104,12 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
                     </span>
                   ) : (
                     <span
-                      className={vertex.busySkew !== null && vertex.busySkew >= SKEW_WORTH_NOTICING ? 'vertex__skew--hot' : undefined}
-                      title="Busy skew: the busiest subtask's busy time over the average (1× = even; a hot key shows as many ×)"
+                      className={skewAlarm ? 'vertex__skew--hot' : 'vertex__skew--calm'}
+                      title={
+                        skewAlarm
+                          ? 'Busy skew: the busiest subtask is busy and far above the average (a hot key shows as many ×)'
+                          : 'Busy skew: the busiest subtask over the average. Not an alarm: no subtask is busy (fewer keys than subtasks reads high too)'
+                      }
                     >
                       skew max/avg {vertex.busySkew === null ? '—' : `${vertex.busySkew.toFixed(1)}×`}
                     </span>

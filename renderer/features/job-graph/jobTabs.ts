@@ -1,4 +1,5 @@
 import { checkpointsTab } from '../checkpoints/checkpointsTab';
+import { skewTab } from '../diagnosis/skewTab';
 import { exceptionsTab } from '../exceptions/exceptionsTab';
 import { kafkaTab } from '../kafka/kafkaTab';
 import { metricsHistoryTab } from '../metrics-history/metricsHistoryTab';
@@ -6,4 +7,4 @@ import { graphTab } from './graphTab';
 import type { JobTab } from './JobTabs';
 
 /** The job page's tabs, in order: one entry per feature folder (each exports its tab). */
-export const JOB_TABS: readonly JobTab[] = [graphTab, metricsHistoryTab, checkpointsTab, exceptionsTab, kafkaTab];
+export const JOB_TABS: readonly JobTab[] = [graphTab, skewTab, metricsHistoryTab, checkpointsTab, exceptionsTab, kafkaTab];

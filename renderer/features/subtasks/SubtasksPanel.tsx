@@ -8,7 +8,7 @@ import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { BACKPRESSURE_LABEL } from '../job-graph/colors';
-import { nextSort, sortSubtasks, type SubtaskSort } from './sortSubtasks';
+import { defaultDirection, nextSort, sortSubtasks, type SubtaskColumn, type SubtaskSort } from './sortSubtasks';
 import type { SubtaskTableRow } from './subtaskColumns';
 import { INITIAL_RATE_STATE, nextRateState, type RateState } from './subtaskRates';
 import { SubtasksTable } from './SubtasksTable';
@@ -21,6 +21,8 @@ export function SubtasksPanel({
   vertexName,
   refresh,
   onClose,
+  initialSort = null,
+  markedSubtask = null,
 }: {
   clusterId: string;
   jobId: string;
@@ -28,6 +30,10 @@ export function SubtasksPanel({
   vertexName: string | null;
   refresh: ClusterRefresh;
   onClose: () => void;
+  /** Opened as the evidence of a finding: sorted by the metric that proves it, worst first. */
+  initialSort?: SubtaskColumn | null;
+  /** A subtask to mark (and scroll to) in the table. */
+  markedSubtask?: number | null;
 }): ReactNode {
   const { api } = useEngine();
   const poll = usePolling<VertexSubtasks>(() => api.getVertexSubtasks(clusterId, jobId, vertexId), refresh.intervalMs, {
@@ -36,7 +42,7 @@ export function SubtasksPanel({
     refreshSignal: refresh.refreshSignal,
     stopWhen: isNotFound,
   });
-  const [sort, setSort] = useState<SubtaskSort>({ column: 'index', direction: 'asc' });
+  const [sort, setSort] = useState<SubtaskSort>(initialSort ? { column: initialSort, direction: defaultDirection(initialSort) } : { column: 'index', direction: 'asc' });
   const rows = useSubtaskTableRows(poll.data, sort);
   const name = poll.data?.name ?? vertexName ?? vertexId;
 
@@ -67,7 +73,7 @@ export function SubtasksPanel({
       {rows == null && !poll.error ? <p className="muted">Loading subtasks…</p> : null}
       {rows != null && poll.data ? (
         <div className={`table-wrap${poll.stale ? ' is-stale' : ''}`}>
-          <SubtasksTable rows={rows} sort={sort} onSort={(column) => setSort((s) => nextSort(s, column))} now={poll.data.fetchedAt} />
+          <SubtasksTable rows={rows} sort={sort} onSort={(column) => setSort((s) => nextSort(s, column))} now={poll.data.fetchedAt} markedSubtask={markedSubtask} />
         </div>
       ) : null}
     </Panel>

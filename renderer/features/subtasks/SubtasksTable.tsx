@@ -1,4 +1,4 @@
-import { memo, type ReactNode } from 'react';
+import { memo, useEffect, useRef, type ReactNode } from 'react';
 import { testIds } from '../../testIds';
 import { SUBTASK_COLUMNS, type SubtaskColumnDef, type SubtaskTableRow } from './subtaskColumns';
 import type { SubtaskColumn, SubtaskSort } from './sortSubtasks';
@@ -11,10 +11,12 @@ export interface SubtasksTableProps {
   /** For watermarks shown as today's time. */
   now: number;
   columns?: readonly SubtaskColumnDef[];
+  /** A subtask to mark, and scroll into view (the evidence of a finding). */
+  markedSubtask?: number | null;
 }
 
 /** The table itself, from the column definitions: sortable headers with units, a pinned index column. */
-export function SubtasksTable({ rows, sort, onSort, now, columns = SUBTASK_COLUMNS }: SubtasksTableProps): ReactNode {
+export function SubtasksTable({ rows, sort, onSort, now, columns = SUBTASK_COLUMNS, markedSubtask = null }: SubtasksTableProps): ReactNode {
   const width = columns.reduce((sum, c) => sum + c.width, 0);
   return (
     <table className="table subtasks-table" data-testid={testIds.subtasks.table} style={{ minWidth: width }}>
@@ -50,7 +52,7 @@ export function SubtasksTable({ rows, sort, onSort, now, columns = SUBTASK_COLUM
       </thead>
       <tbody>
         {rows.map((row) => (
-          <SubtaskTableRowView key={row.index} row={row} now={now} columns={columns} />
+          <SubtaskTableRowView key={row.index} row={row} now={now} columns={columns} marked={row.index === markedSubtask} />
         ))}
       </tbody>
     </table>
@@ -67,13 +69,25 @@ const SubtaskTableRowView = memo(function SubtaskTableRowView({
   row,
   now,
   columns,
+  marked,
 }: {
   row: SubtaskTableRow;
   now: number;
   columns: readonly SubtaskColumnDef[];
+  marked: boolean;
 }): ReactNode {
+  const ref = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    if (marked) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [marked]);
   return (
-    <tr data-testid={testIds.subtasks.row(row.index)} data-busy={row.busyTimeMsPerSecond ?? ''}>
+    <tr
+      ref={ref}
+      className={marked ? 'is-marked' : undefined}
+      data-testid={testIds.subtasks.row(row.index)}
+      data-busy={row.busyTimeMsPerSecond ?? ''}
+      data-marked={marked ? 'true' : undefined}
+    >
       {columns.map((c) => (
         <td key={c.id} className={cellClass(c)} title={c.cellTitle?.(row)}>
           {c.render(row, now)}

@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { locateKey } from '../analysis/key-groups/key-location.ts';
+import { DIAGNOSIS_JSON_SCHEMA } from '../analysis/diagnosis-schema.ts';
+import type { JobDiagnosis } from '../contracts/diagnosis.ts';
+import { connect, createClient } from '../clusters/cluster-connections.ts';
+import { HistoryStore } from '../history/history-store.ts';
+import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
+import { tempDirs } from '../local/testing/engine-test-kit.ts';
+import { ManualClock } from '../local/time/clock.ts';
+import { JobWatcher } from '../sampling/job-watcher.ts';
+import { parseWindow } from './diagnose-command.ts';
+
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'flink-ops.mjs');
+const dirs = tempDirs('flink-ops-diagnose-');
+
+function run(args: string[], timeout = 20_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    // HOME points at an empty folder: the CLI must not find (or create) the developer's own app history.
+    execFile(process.execPath, [BIN, ...args], { timeout, env: { ...process.env, HOME: dirs.make(), XDG_CONFIG_HOME: dirs.make() } }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * The app watched hot-tenant (with checkpoints, as the app runs it) for three minutes: its history holds the samples
+ * and the checkpoints, ending now. The engine runs on a virtual clock, stopped, so what the CLI reads from the cluster
+ * and from the history cannot drift apart.
+ */
+let engine: LocalEngineHandle;
+let dataDir: string;
+beforeAll(async () => {
+  const clock = new ManualClock(Date.now() - 180_000);
+  engine = await startLocalEngine({ scenario: 'hot-tenant', port: 0, time: 'manual', clock, checkpointDir: dirs.make(), checkpointIntervalMs: 10_000 });
+  dataDir = dirs.make();
+  const store = HistoryStore.open(path.join(dataDir, 'history'), { now: () => clock.now() });
+  const connection = connect(createClient({ name: 'local', url: engine.url, auth: { kind: 'none' }, timeoutMs: 10_000 }, undefined));
+  const watcher = new JobWatcher({ history: store, connection: () => connection, now: () => clock.now() });
+  const jobId = [...engine.engine.cluster.jobs.values()][0].jobId;
+  for (let s = 0; s < 18; s++) {
+    engine.engine.advance(10_000);
+    await watcher.sampleNow('local-engine', jobId);
+  }
+  await store.close();
+}, 90_000);
+
+afterAll(async () => {
+  await engine?.close();
+  dirs.removeAll();
+});
+
+describe('flink-ops diagnose', () => {
+  it("reads a watched job's window from the console's history and prints the finding, the hot subtasks and what was not known", async () => {
+    const acme = locateKey({ key: 'acme', keyType: 'string', maxParallelism: 128, parallelism: 32 });
+    const { code, stdout, stderr } = await run(['diagnose', '--url', engine.url, '--job', 'gatewaymeter', '--window', '60s', '--data-dir', dataDir]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^gatewaymeter \([0-9a-f]{32}\) RUNNING: 7 samples over 60 s \(from the console's history\), confidence high\n/);
+    expect(stdout).toContain(`\ntenant-cost subtask ${acme.subtask} is saturated (busy 1,000 ms/s`);
+    expect(stdout).toMatch(/data skew on the key\. assemble is back-pressured because of it\.\n/);
+    expect(stdout).toMatch(new RegExp(`\\ntenant-cost -> Sink: usd-sink\\s+Busy\\s+${acme.subtask}\\s+\\S+\\s+1,000 ms/s\\s+2\\d\\.\\d×\\s+100\\.0%`));
+    // The newest completed checkpoint of the window names the hot subtask: its barrier waited behind the backlog.
+    expect(stdout).toMatch(new RegExp(`Checkpoint outliers\\n {2}checkpoint \\d+: subtask ${acme.subtask} of tenant-cost started its checkpoint [\\d.]+ s late`));
+  });
+
+  it('prints the same as JSON that matches its documented schema', async () => {
+    const { code, stdout } = await run(['diagnose', '--url', engine.url, '--job', 'gatewaymeter', '--data-dir', dataDir, '--json']);
+    expect(code).toBe(0);
+    const diagnosis = JSON.parse(stdout) as JobDiagnosis;
+    expect(diagnosis.finding.kind).toBe('skew');
+    const validate = new Ajv({ strict: false }).compile(DIAGNOSIS_JSON_SCHEMA);
+    expect(validate(diagnosis), JSON.stringify(validate.errors)).toBe(true);
+    const schema = await run(['diagnose', '--json-schema']);
+    expect(JSON.parse(schema.stdout)).toEqual(JSON.parse(JSON.stringify(DIAGNOSIS_JSON_SCHEMA)));
+  });
+
+  it('samples the job for the window itself when the history does not cover it, and says "no skew" on a uniform run', async () => {
+    const uniform = await startLocalEngine({ port: 0 });
+    try {
+      const { code, stdout, stderr } = await run(['diagnose', '--url', uniform.url, '--job', 'gatewaymeter', '--window', '20s'], 60_000);
+      expect(stderr).toMatch(/^Sampling the job for 20 s \(3 samples, one every 10 s\)\.\.\.\n$/);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/\(sampled now\)/);
+      expect(stdout).toMatch(/Nothing is back-pressured or busy and no subtask is hot over the last 20 s: no skew\./);
+      expect(stdout).toMatch(/Hot subtasks\n {2}none/);
+    } finally {
+      await uniform.close();
+    }
+  }, 60_000);
+
+  it.each([
+    [['diagnose', '--job', 'x'], 2, /required option '--url <url>'/],
+    [['diagnose', '--url', 'http://127.0.0.1:1'], 2, /required option '--job <id\|name>'/],
+    [['diagnose', '--url', 'http://127.0.0.1:1', '--job', 'x', '--window', 'soon'], 2, /--window must be a duration from 10s to 24h .* got "soon"/],
+    [['diagnose', '--url', 'http://127.0.0.1:1', '--job', 'x'], 3, /Connection refused/],
+  ])('flink-ops %j exits %i with one line', async (args, code, message) => {
+    const result = await run(args);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 4 for a job that is not there', async () => {
+    const result = await run(['diagnose', '--url', engine.url, '--job', 'nightly-etl']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe('flink-ops: No job with id or name "nightly-etl" on this cluster.\n');
+  });
+});
+
+describe('parseWindow', () => {
+  it('reads durations in ms, s, m and h', () => {
+    expect(parseWindow('60s')).toBe(60_000);
+    expect(parseWindow('5m')).toBe(300_000);
+    expect(parseWindow('1.5 h')).toBe(5_400_000);
+    expect(parseWindow('90000')).toBe(90_000);
+    expect(() => parseWindow('5s')).toThrow(/from 10s to 24h/);
+    expect(() => parseWindow('2d')).toThrow(/got "2d"/);
+  });
+});

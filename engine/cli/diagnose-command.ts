@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { diagnoseSamples, diagnoseWindow } from '../analysis/diagnose-job.ts';
+import { newestCheckpointOutliers } from '../history/views/checkpoint-views.ts';
+import { DIAGNOSIS_JSON_SCHEMA } from '../analysis/diagnosis-schema.ts';
+import type { JobDiagnosis } from '../contracts/diagnosis.ts';
+import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../diagnosis/diagnosis-service.ts';
+import { readJobWindow } from '../diagnosis/read-window.ts';
+import { EngineError } from '../flink-rest/errors.ts';
+import type { FlinkRestClient } from '../flink-rest/client.ts';
+import type { HistoryStore } from '../history/history-store.ts';
+import type { JobSample } from '../history/job-sample.ts';
+import { fetchJobs } from '../sampling/cluster-views.ts';
+import { sampleJob } from '../sampling/sample-job.ts';
+import { CliError, EXIT } from './cli-error.ts';
+import { attachChecked, resolveJob, type ConnectionOptions } from './cluster-commands.ts';
+import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
+import { appDataDir, openHistoryStore } from './data-dir.ts';
+import { formatDiagnosis } from './format-diagnosis.ts';
+
+interface DiagnoseOptions extends Partial<ConnectionOptions> {
+  job?: string;
+  window: string;
+  json?: boolean;
+  jsonSchema?: boolean;
+  dataDir?: string;
+}
+
+/**
+ * `flink-ops diagnose`: the root cause in one sentence, the hot subtasks per vertex with Flink's skew figures, and
+ * what was not known, over a window. From the console's history when it watches the job (the app keeps a shown or
+ * pinned job sampled), else by sampling the job for the window now. Exit 0 whatever it finds.
+ */
+export function registerDiagnoseCommand(program: Command): void {
+  program
+    .command('diagnose')
+    .description('Why is a job slow: the backpressure root cause, per-subtask skew and hot subtasks over a window')
+    .option('--url <url>', 'REST URL of the JobManager, e.g. http://127.0.0.1:8081')
+    .option('--job <id|name>', 'job id (32 hex) or job name')
+    .option('--window <duration>', 'how far back to look: 60s, 5m, 1h (sampled now when the history does not cover it)', '60s')
+    .option('--json', 'print the diagnosis as JSON (schema: --json-schema)')
+    .option('--json-schema', 'print the JSON Schema of --json and exit')
+    .option('--data-dir <dir>', "the app's data folder, to read its history of watched jobs (default: the app's own, if any)")
+    .option('--timeout <ms>', 'request timeout in ms', String(DEFAULT_TIMEOUT_MS))
+    .option('--ca-file <pem>', 'extra CA certificates for https')
+    .addHelpText('after', '\nCredentials: FLINK_OPS_TOKEN (bearer) or FLINK_OPS_USER + FLINK_OPS_PASSWORD (basic), from the environment.')
+    .action(async (options: DiagnoseOptions) => {
+      if (options.jsonSchema) {
+        process.stdout.write(`${JSON.stringify(DIAGNOSIS_JSON_SCHEMA, null, 2)}\n`);
+        return;
+      }
+      if (!options.url) throw new CliError(EXIT.badArguments, "required option '--url <url>' not specified");
+      if (!options.job) throw new CliError(EXIT.badArguments, "required option '--job <id|name>' not specified");
+      const windowMs = parseWindow(options.window);
+      const { client, check } = await attachChecked({ url: options.url, timeout: options.timeout ?? String(DEFAULT_TIMEOUT_MS), caFile: options.caFile });
+      const job = resolveJob(await fetchJobs(client), options.job);
+
+      const store = openStore(options.dataDir);
+      let diagnosis: JobDiagnosis | undefined;
+      let source = '';
+      try {
+        const watched = store ? fromHistory(store, job.id, windowMs, check.metricsFetchIntervalMs) : undefined;
+        if (watched) ({ diagnosis, source } = watched);
+      } finally {
+        await store?.close();
+      }
+      if (!diagnosis) {
+        const samples = await sampleWindow(client, options.url, job.id, windowMs, check.metricsFetchIntervalMs);
+        diagnosis = diagnoseSamples(samples, windowMs);
+        source = 'sampled now';
+      }
+      process.stdout.write(options.json ? `${JSON.stringify(diagnosis, null, 2)}\n` : formatDiagnosis(diagnosis, source));
+    });
+}
+
+/** "60s", "5m", "1h", "90000" (ms) → ms, within what the history keeps. */
+export function parseWindow(raw: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i.exec(raw);
+  const unit = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 }[(match?.[2] ?? 'ms').toLowerCase() as 'ms'];
+  const ms = match ? Math.round(Number(match[1]) * unit) : Number.NaN;
+  if (!(ms >= MIN_WINDOW_MS && ms <= MAX_WINDOW_MS)) {
+    throw new CliError(EXIT.badArguments, `--window must be a duration from 10s to 24h (e.g. 60s, 5m, 1h), got "${raw}".`);
+  }
+  return ms;
+}
+
+/** The app's history, when asked for or when the app has one; never created by the CLI on its own. */
+function openStore(dataDir: string | undefined): HistoryStore | undefined {
+  if (!dataDir && !existsSync(path.join(appDataDir(), 'history'))) return undefined;
+  return openHistoryStore(dataDir);
+}
+
+/** The window from the app's history, when it watched the job through the whole window until (about) now. */
+function fromHistory(store: HistoryStore, jobId: string, windowMs: number, intervalMs: number): { diagnosis: JobDiagnosis; source: string } | undefined {
+  const sampled = store.samples.jobs().filter((j) => j.jobId === jobId)[0];
+  if (!sampled) return undefined;
+  // The app samples a watched job at the fetch interval: an older last sample means it is not watching any more.
+  const fresh = Date.now() - sampled.lastSampleAt <= Math.max(3 * intervalMs, 60_000);
+  const covers = sampled.lastSampleAt - sampled.firstSampleAt >= windowMs - Math.max(intervalMs, 10_000);
+  if (!fresh || !covers) return undefined;
+  const window = readJobWindow(store, sampled.clusterId, jobId, sampled.lastSampleAt - windowMs, sampled.lastSampleAt);
+  const checkpoints = window.samples > 0 ? newestCheckpointOutliers(store, sampled.clusterId, jobId, window.from, window.to) : null;
+  return { diagnosis: diagnoseWindow(window, windowMs, checkpoints), source: "from the console's history" };
+}
+
+/** Samples the job for the window at the cluster's metrics fetch interval (faster returns the same figures). */
+async function sampleWindow(client: FlinkRestClient, clusterId: string, jobId: string, windowMs: number, intervalMs: number): Promise<JobSample[]> {
+  const interval = Math.max(1000, Math.min(intervalMs, windowMs / 2));
+  const count = Math.floor(windowMs / interval) + 1;
+  process.stderr.write(`Sampling the job for ${Math.round(windowMs / 1000)} s (${count} samples, one every ${Math.round(interval / 1000)} s)...\n`);
+  const samples: JobSample[] = [];
+  const started = Date.now();
+  for (let i = 0; i < count; i++) {
+    const wait = started + i * interval - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    try {
+      samples.push(await sampleJob(client, clusterId, jobId, samples[samples.length - 1]));
+    } catch (error) {
+      if (error instanceof EngineError && error.info.kind === 'not-found' && error.info.status === 404) {
+        throw new CliError(EXIT.jobNotFound, `The job ${jobId} disappeared from the cluster while it was being sampled.`);
+      }
+      throw error;
+    }
+  }
+  return samples;
+}

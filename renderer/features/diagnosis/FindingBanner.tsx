@@ -1,0 +1,110 @@
+import { useState, type ReactNode } from 'react';
+import type { Finding, JobDiagnosis } from '../../../engine/contracts/diagnosis';
+import { PollErrorBanner } from '../../components/ErrorBanner';
+import type { Polled } from '../../components/usePolling';
+import { testIds } from '../../testIds';
+import { WINDOWS } from './format';
+import './diagnosis.css';
+
+const SEVERITY_LABEL: Record<Finding['severity'], string> = {
+  critical: 'Root cause',
+  warning: 'Watch out',
+  ok: 'All clear',
+  unknown: 'Not yet known',
+};
+
+/**
+ * The one sentence at the top of the job page: why the job is slow (or that it is not), with the evidence a click
+ * away and, one more click, the reasoning, the confidence and what could not be known.
+ */
+export function FindingBanner({
+  poll,
+  windowMs,
+  onWindowChange,
+  onShowEvidence,
+}: {
+  poll: Polled<JobDiagnosis>;
+  windowMs: number;
+  onWindowChange: (ms: number) => void;
+  onShowEvidence: (finding: Finding) => void;
+}): ReactNode {
+  const [open, setOpen] = useState(false);
+  const d = poll.data;
+  const finding = d?.finding;
+  return (
+    <section
+      className={`finding finding--${finding?.severity ?? 'unknown'}${poll.stale ? ' is-stale' : ''}`}
+      data-testid={testIds.diagnosis.finding}
+      data-kind={finding?.kind ?? ''}
+      data-severity={finding?.severity ?? ''}
+      data-vertex={finding?.vertexId ?? ''}
+      aria-label="Diagnosis"
+      aria-live="polite"
+    >
+      <div className="finding__main">
+        <span className="finding__label">{finding ? SEVERITY_LABEL[finding.severity] : 'Diagnosis'}</span>
+        <p className="finding__sentence" data-testid={testIds.diagnosis.sentence}>
+          {finding ? finding.sentence : poll.error ? 'The diagnosis could not be computed.' : 'Reading the job\u2019s recent history…'}
+        </p>
+        <div className="finding__actions">
+          {finding?.vertexId ? (
+            <button type="button" className="button button--small button--primary" onClick={() => onShowEvidence(finding)} data-testid={testIds.diagnosis.evidence}>
+              Show evidence
+            </button>
+          ) : null}
+          {d ? (
+            <button type="button" className="button button--small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+              {open ? 'Hide why' : 'Why?'}
+            </button>
+          ) : null}
+          <label className="finding__window" data-testid={testIds.diagnosis.window}>
+            <span className="muted small">over</span>
+            <select value={windowMs} onChange={(e) => onWindowChange(Number(e.target.value))} aria-label="Diagnosis window">
+              {WINDOWS.map((w) => (
+                <option key={w.ms} value={w.ms}>
+                  the last {w.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {d ? (
+            <span className="muted small" title={d.confidence.reasons.join('\n') || 'Enough samples over the whole window'}>
+              {d.window.samples} samples · confidence {d.confidence.level}
+            </span>
+          ) : null}
+        </div>
+      </div>
+      <PollErrorBanner poll={poll} context="The diagnosis failed" />
+      {open && d ? (
+        <div className="finding__details" data-testid={testIds.diagnosis.details}>
+          {d.finding.details.length > 0 ? (
+            <ul>
+              {d.finding.details.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          ) : null}
+          {d.otherFindings.map((f) => (
+            <p key={f.sentence} className={`finding__other finding__other--${f.severity}`}>
+              <strong>Also:</strong> {f.sentence}
+            </p>
+          ))}
+          <p className="muted small">
+            Confidence {d.confidence.level}
+            {d.confidence.reasons.length > 0 ? `: ${d.confidence.reasons.join('; ')}` : ': enough samples over the whole window.'}
+          </p>
+          {d.notKnown.length > 0 ? (
+            <div className="muted small">
+              Not known:
+              <ul>
+                {d.notKnown.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import type { Finding, SkewMetric } from '../../../engine/contracts/diagnosis';
+import type { SubtaskColumn } from '../subtasks/sortSubtasks';
+
+/** The subtasks-table column that shows a metric (the table has counts where the window has rates). */
+export const SUBTASK_COLUMN_OF: Record<SkewMetric, SubtaskColumn> = {
+  recordsInPerSecond: 'recordsIn',
+  recordsOutPerSecond: 'recordsOut',
+  bytesInPerSecond: 'bytesIn',
+  bytesOutPerSecond: 'bytesOut',
+  busyTimeMsPerSecond: 'busyTimeMsPerSecond',
+  backPressuredTimeMsPerSecond: 'backPressuredTimeMsPerSecond',
+  idleTimeMsPerSecond: 'idleTimeMsPerSecond',
+  checkpointedStateBytes: 'index',
+};
+
+const COLUMNS = new Set<string>(Object.values(SUBTASK_COLUMN_OF));
+
+/** A column named in the URL, if the table has it. */
+export function subtaskColumn(name: string | undefined): SubtaskColumn | null {
+  return name && COLUMNS.has(name) ? (name as SubtaskColumn) : null;
+}
+
+/** Where "show the evidence" goes: the finding's vertex, its table sorted by the proving metric, the named subtask. */
+export function evidenceOf(finding: Finding): { vertexId: string; sort?: SubtaskColumn; subtask?: number } | null {
+  if (!finding.vertexId) return null;
+  return {
+    vertexId: finding.vertexId,
+    ...(finding.metric && { sort: SUBTASK_COLUMN_OF[finding.metric] }),
+    ...(finding.subtasks.length > 0 && { subtask: finding.subtasks[0].subtask }),
+  };
+}
