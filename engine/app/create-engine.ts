@@ -10,6 +10,10 @@ import { fetchClusterOverview, fetchJobs, fetchTaskManagers } from '../sampling/
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
+import { exportJournal } from '../operations/journal-export.ts';
+import { publicEntry } from '../operations/journal.ts';
+import { Operations, type OperationsCluster } from '../operations/operations.ts';
+import { listSavepoints } from '../operations/savepoint-listing.ts';
 
 export interface EngineDeps {
   clusterStore: ClusterStore;
@@ -49,6 +53,29 @@ export function createEngine(deps: EngineDeps): Engine {
   const connection = (clusterId: string) => connections.get(findCluster(clusterId));
   const watcher = new JobWatcher({ history: deps.history, connection });
   watcher.start();
+
+  const operationsCluster = (cluster: StoredCluster): OperationsCluster => {
+    const conn = connections.get(cluster);
+    return { id: cluster.id, name: cluster.name, url: cluster.url, client: conn.client, metricsFetchIntervalMs: async () => (await conn.check()).metricsFetchIntervalMs };
+  };
+  const knownClusters = (): StoredCluster[] => [...builtIns, ...clusterStore.list()];
+  const operations = new Operations({
+    history: deps.history,
+    origin: 'app',
+    cluster: (clusterId) => operationsCluster(findCluster(clusterId)),
+    clusterOfEntry: (entry) => {
+      const known = knownClusters().find((c) => c.id === entry.clusterId) ?? knownClusters().find((c) => c.url === entry.clusterUrl);
+      if (known) return operationsCluster(known);
+      // An entry the CLI wrote for a URL the app has not saved: reach it as the CLI did, without credentials.
+      try {
+        return operationsCluster({ id: entry.clusterId, name: entry.clusterName, url: entry.clusterUrl, auth: { kind: 'none' }, timeoutMs: 10_000 });
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  // Operations left open by a process that ended (the app killed, a CLI interrupted) are settled in the background.
+  operations.startBackground();
 
   /** The secret the form sent, or on edit the one already stored. */
   const secretFor = (input: ReturnType<typeof validateClusterInput>): string | undefined => {
@@ -159,7 +186,50 @@ export function createEngine(deps: EngineDeps): Engine {
       return existing ? { ...(await watcher.watch(clusterId, jobId, { pinned: false })) } : null;
     },
 
-    close: () => watcher.stop(),
+    async getOperationsContext(clusterId, jobId) {
+      return operations.operationsContext(clusterId, jobId);
+    },
+
+    async startOperation(request) {
+      const { entry, done } = await operations.start(request);
+      // The outcome lands in the journal; the UI follows it there.
+      done.catch(() => undefined);
+      return publicEntry(entry);
+    },
+
+    async getJournalEntry(id) {
+      if (typeof id !== 'string') throw new EngineError('invalid-input', 'Which operation? The trigger id is missing.');
+      const entry = operations.journal.get(id);
+      return entry ? publicEntry(entry) : null;
+    },
+
+    async listJournal(filter) {
+      return operations.journal.list(filter ?? {}).map(publicEntry);
+    },
+
+    async exportJournal(filter, format) {
+      if (format !== 'csv' && format !== 'json') throw new EngineError('invalid-input', `Export as csv or json, not "${String(format)}".`);
+      const entries = operations.journal.list({ ...filter, limit: Number.MAX_SAFE_INTEGER }).map(publicEntry);
+      return exportJournal(entries, filter ?? {}, format, Date.now());
+    },
+
+    async planRescale(clusterId, jobId, request) {
+      return operations.planRescale(clusterId, jobId, request);
+    },
+
+    async getRescaleOutcome(entryId) {
+      return operations.rescaleOutcome(entryId);
+    },
+
+    async listSavepoints(clusterId, jobId) {
+      const cluster = findCluster(clusterId);
+      return listSavepoints({ journal: operations.journal, history: deps.history, client: connections.get(cluster).client, clusterId, jobId: requireId(jobId, 'job') });
+    },
+
+    close: async () => {
+      operations.close();
+      await watcher.stop();
+    },
   };
 }
 

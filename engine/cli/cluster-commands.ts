@@ -9,7 +9,7 @@ import { CliError, EXIT } from './cli-error.ts';
 import { openClusterStore } from './data-dir.ts';
 import { formatDuration, formatTable } from './format-table.ts';
 
-interface ConnectionOptions {
+export interface ConnectionOptions {
   url: string;
   timeout: string;
   caFile?: string;
@@ -52,7 +52,7 @@ export function registerClusterCommands(program: Command): void {
     });
 }
 
-function withConnection(command: Command): Command {
+export function withConnection(command: Command): Command {
   return command
     .requiredOption('--url <url>', 'REST URL of the JobManager, e.g. http://127.0.0.1:8081')
     .option('--timeout <ms>', 'request timeout in ms', String(DEFAULT_TIMEOUT_MS))
@@ -61,7 +61,14 @@ function withConnection(command: Command): Command {
 }
 
 /** Connects and checks that this is a Flink REST API before doing anything else. */
-async function attach(options: ConnectionOptions): Promise<FlinkRestClient> {
+export async function attach(options: ConnectionOptions): Promise<FlinkRestClient> {
+  const client = clientFromEnvironment(options);
+  await connect(client).check();
+  return client;
+}
+
+/** A client for the URL with the credentials of the environment (FLINK_OPS_TOKEN, FLINK_OPS_USER/PASSWORD). */
+export function clientFromEnvironment(options: ConnectionOptions): FlinkRestClient {
   const timeoutMs = Number(options.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliError(EXIT.badArguments, `--timeout must be a positive number of ms, not "${options.timeout}".`);
   const env = process.env;
@@ -71,9 +78,7 @@ async function attach(options: ConnectionOptions): Promise<FlinkRestClient> {
       ? { kind: 'basic' as const, username: env.FLINK_OPS_USER }
       : { kind: 'none' as const };
   const secret = env.FLINK_OPS_TOKEN ?? env.FLINK_OPS_PASSWORD;
-  const client = createClient({ name: options.url, url: options.url, auth, caFile: options.caFile, timeoutMs }, secret);
-  await connect(client).check();
-  return client;
+  return createClient({ name: options.url, url: options.url, auth, caFile: options.caFile, timeoutMs }, secret);
 }
 
 /** An id matches exactly; a name matches the running job of that name, else its most recent run. */

@@ -4,6 +4,7 @@ import { CliError, EXIT, exitCodeOf } from './cli-error.ts';
 import { registerClusterCommands } from './cluster-commands.ts';
 import { registerEngineCommand } from './engine-command.ts';
 import { registerEngineKillTmCommand } from '../local/cli/engine-kill-tm-command.ts';
+import { registerOperationCommands } from './operation-commands.ts';
 
 /** Runs `flink-ops` and returns the exit code; errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -17,6 +18,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerAppCommand(program);
   registerEngineCommand(program);
   registerEngineKillTmCommand(program);
+  registerOperationCommands(program);
   try {
     await program.parseAsync(argv);
     return 0;

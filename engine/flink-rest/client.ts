@@ -86,11 +86,12 @@ export class FlinkRestClient {
     });
   }
 
-  /** Sends one request described by `spec` and returns its validated body. */
+  /** Sends one request described by `spec` (with a JSON `body` for writes) and returns its validated body. */
   request<R>(
     spec: EndpointSpec<R>,
     params: Record<string, string> = {},
     query?: Record<string, string>,
+    body?: unknown,
   ): Promise<R> {
     const path = fillPath(spec.path, params);
     const endpoint = `${spec.method} ${spec.path}`;
@@ -99,13 +100,21 @@ export class FlinkRestClient {
       let contentType: string;
       try {
         this.stats.requests += 1;
-        const response = await this.http.request<string>({ method: spec.method, url: path, params: query });
+        // Writes always carry a JSON body (`{}` when there is nothing to say): Flink reads bodies as JSON.
+        const write = spec.method !== 'GET';
+        const response = await this.http.request<string>({
+          method: spec.method,
+          url: path,
+          params: query,
+          ...(write && { data: JSON.stringify(body ?? {}), headers: { 'Content-Type': 'application/json' } }),
+        });
         text = typeof response.data === 'string' ? response.data : '';
         contentType = String(response.headers['content-type'] ?? '');
       } catch (error) {
         throw fromRequestFailure(error, endpoint, this.baseUrl, this.timeoutMs);
       }
       this.stats.bytes += Buffer.byteLength(text);
+      if (spec.emptyResponse && text.trim() === '') return this.validate(spec.response, {}, endpoint);
       return this.validate(spec.response, parseJson(text, contentType, endpoint, this.baseUrl), endpoint);
     });
   }

@@ -12,6 +12,8 @@ export interface EndpointSpec<Response> {
   /** The official spec's response schema name (`Name[]` for an inline array of it), for the spec check. */
   specSchema: string;
   response: z.ZodType<Response>;
+  /** Flink answers with an empty response body (`EmptyResponseBody`): an empty text reads as `{}`. */
+  emptyResponse?: boolean;
 }
 
 function get<S extends z.ZodType>(path: string, specSchema: string, response: S): EndpointSpec<z.output<S>> {

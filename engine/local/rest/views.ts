@@ -26,7 +26,8 @@ export function dashboardConfiguration(): S['DashboardConfiguration'] {
     'timezone-offset': offsetMinutes * 60_000,
     'flink-version': EMULATED_FLINK_VERSION,
     'flink-revision': `${ENGINE_REVISION} @ ${new Date(0).toISOString()}`,
-    features: { 'web-submit': false, 'web-cancel': true, 'web-rescale': false, 'web-history': false },
+    // The engine serves `/jars` and `/jars/:jarid/run` (its built-in jobs), as a cluster with web.submit.enable does.
+    features: { 'web-submit': true, 'web-cancel': true, 'web-rescale': false, 'web-history': false },
   };
 }
 
