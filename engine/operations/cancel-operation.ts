@@ -1,6 +1,6 @@
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { describeFailure } from './failure-cause.ts';
-import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, type DriverContext } from './driver-context.ts';
+import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
 import type { StoredJournalEntry } from './journal.ts';
 
 /**
@@ -26,6 +26,7 @@ async function request(progress: Progress, ctx: DriverContext): Promise<void> {
   try {
     await ctx.client.request(operationEndpoints.cancelJob, { jobid: entry.jobId! }, { mode: 'cancel' });
   } catch (error) {
+    rethrowUnexpected(error);
     if (isRefusal(error)) {
       const cause = describeFailure(messageOf(error));
       await progress.write({ state: 'failed', requests, progress: null, failure: `The cluster refused to cancel the job: ${cause.words}`, failureDetail: messageOf(error) });
@@ -48,6 +49,7 @@ async function resolveDelivery(progress: Progress, ctx: DriverContext): Promise<
       state = (await ctx.client.request(operationEndpoints.jobStatus, { jobid: entry.jobId! })).status;
       progress.reachable();
     } catch (error) {
+      rethrowUnexpected(error);
       if (isNotFound(error)) {
         await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the cluster no longer knows job ${entry.jobId}.` });
         return;
@@ -87,6 +89,7 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
       state = (await ctx.client.request(operationEndpoints.jobStatus, { jobid: entry.jobId! })).status;
       progress.reachable();
     } catch (error) {
+      rethrowUnexpected(error);
       if (isNotFound(error) || progress.unreachable()) {
         await progress.write({
           state: 'unknown',

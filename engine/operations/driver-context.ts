@@ -72,6 +72,14 @@ export interface DriverContext {
   drive(entry: StoredJournalEntry | NewStep): Promise<StoredJournalEntry>;
 }
 
+/**
+ * Anything but an EngineError is a fault of the console itself (or its process going away), not an answer of the
+ * cluster: it must not be read as "unreachable". The driver stops; the entry stays open and is resumed.
+ */
+export function rethrowUnexpected(error: unknown): void {
+  if (!(error instanceof EngineError)) throw error;
+}
+
 /** Failures worth asking again about: the cluster did not answer, or answered with a server error. */
 export function isTransient(error: unknown): boolean {
   if (!(error instanceof EngineError)) return false;

@@ -1,7 +1,7 @@
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { describeFailure } from './failure-cause.ts';
-import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, type DriverContext } from './driver-context.ts';
+import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
 import type { StoredJournalEntry } from './journal.ts';
 import { resourceRequirementsBody } from './request-bodies.ts';
 
@@ -48,6 +48,7 @@ async function request(progress: Progress, ctx: DriverContext): Promise<void> {
     sent++;
     await ctx.client.request(operationEndpoints.updateResourceRequirements, { jobid: entry.jobId! }, undefined, resourceRequirementsBody(current, target));
   } catch (error) {
+    rethrowUnexpected(error);
     const requests = { ...entry.requests, trigger: entry.requests.trigger + sent };
     if (isRefusal(error)) {
       const cause = describeFailure(messageOf(error));
@@ -86,6 +87,7 @@ async function resolveDelivery(progress: Progress, ctx: DriverContext): Promise<
         return;
       }
     } catch (error) {
+      rethrowUnexpected(error);
       if (isNotFound(error)) {
         await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the cluster no longer knows job ${entry.jobId}.` });
         return;
@@ -115,6 +117,7 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
       details = await ctx.client.request(endpoints.jobDetails, { jobid: entry.jobId! });
       progress.reachable();
     } catch (error) {
+      rethrowUnexpected(error);
       if (isNotFound(error) || progress.unreachable()) {
         await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the requirements were set, then the cluster ${isNotFound(error) ? 'stopped listing the job' : `stopped answering (${messageOf(error)})`}.` });
         return;

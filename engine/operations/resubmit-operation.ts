@@ -2,7 +2,7 @@ import { endpoints } from '../flink-rest/endpoints.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { describeFailure } from './failure-cause.ts';
-import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, type DriverContext } from './driver-context.ts';
+import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
 import type { StoredJournalEntry } from './journal.ts';
 import { jarRunBody } from './request-bodies.ts';
 
@@ -34,6 +34,7 @@ async function submit(progress: Progress, ctx: DriverContext): Promise<void> {
     const { jobid } = await ctx.client.request(operationEndpoints.runJar, { jarid: program.jarId }, undefined, jarRunBody(program, entry.params));
     await progress.write({ state: 'in-progress', phase: 'watch', requests, newJobId: jobid, progress: `Job ${jobid} submitted: waiting for its tasks to run.` });
   } catch (error) {
+    rethrowUnexpected(error);
     if (isRefusal(error)) {
       const cause = describeFailure(messageOf(error));
       await progress.write({ state: 'failed', requests, progress: null, failure: `The cluster refused to run the jar: ${cause.words}`, failureDetail: messageOf(error) });
@@ -55,6 +56,7 @@ async function resolveDelivery(progress: Progress, ctx: DriverContext, submitErr
       await progress.write({ state: 'in-progress', phase: 'watch', newJobId: jobId, progress: `Job ${jobId} was submitted: waiting for its tasks to run.` });
       return;
     } catch (error) {
+      rethrowUnexpected(error);
       if (isNotFound(error)) {
         progress.reachable();
         if (ctx.clock.now() >= entry.createdAt + Math.max(ctx.settings.deliveryGraceMs, RUN_DELIVERY_GRACE_MS)) {
@@ -108,6 +110,7 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
       details = await ctx.client.request(endpoints.jobDetails, { jobid: jobId });
       progress.reachable();
     } catch (error) {
+      rethrowUnexpected(error);
       if (isNotFound(error) || progress.unreachable()) {
         await progress.write({
           state: 'unknown',

@@ -1,7 +1,7 @@
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { describeFailure } from './failure-cause.ts';
-import { formatMinutes, isNotFound, isRefusal, isTransient, messageOf, pollDelay, Progress, type DriverContext } from './driver-context.ts';
+import { formatMinutes, isNotFound, isRefusal, isTransient, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
 import type { StoredJournalEntry } from './journal.ts';
 import { savepointBody, stopBody } from './request-bodies.ts';
 import { describeEvidence, savepointEvidence } from './savepoint-history.ts';
@@ -40,6 +40,7 @@ async function trigger(progress: Progress, ctx: DriverContext): Promise<void> {
   try {
     await ctx.client.request(spec, { jobid: entry.jobId! }, undefined, body);
   } catch (error) {
+    rethrowUnexpected(error);
     const requests = { ...entry.requests, trigger: entry.requests.trigger + 1 };
     if (isRefusal(error)) {
       const cause = describeFailure(messageOf(error));
@@ -76,6 +77,7 @@ async function resolveDelivery(progress: Progress, ctx: DriverContext): Promise<
       await progress.write({ state: 'in-progress', phase: 'poll', progress: `The cluster has trigger ${entry.id}: ${what(entry)} in progress.` });
       return;
     } catch (error) {
+      rethrowUnexpected(error);
       if (isNotFound(error)) {
         progress.reachable();
         if (ctx.clock.now() >= entry.createdAt + ctx.settings.deliveryGraceMs) {
@@ -138,6 +140,7 @@ async function jobState(ctx: DriverContext, jobId: string): Promise<string | 'un
   try {
     return (await ctx.client.request(operationEndpoints.jobStatus, { jobid: jobId })).status;
   } catch (error) {
+    rethrowUnexpected(error);
     return isNotFound(error) ? 'unknown-job' : null;
   }
 }
@@ -158,6 +161,7 @@ async function poll(progress: Progress, ctx: DriverContext): Promise<void> {
       status = await ctx.client.request(operationEndpoints.savepointStatus, { jobid: entry.jobId!, triggerid: entry.id });
       progress.reachable();
     } catch (error) {
+      rethrowUnexpected(error);
       if (isNotFound(error)) {
         const evidence = await savepointEvidence(ctx.client, entry.jobId!, entry.createdAt);
         await progress.write({
@@ -213,6 +217,7 @@ async function awaitJobEnd(progress: Progress, ctx: DriverContext): Promise<void
       state = (await ctx.client.request(endpoints.jobDetails, { jobid: entry.jobId! })).state;
       progress.reachable();
     } catch (error) {
+      rethrowUnexpected(error);
       if (isNotFound(error)) state = 'gone';
       else if (progress.unreachable()) state = null;
       else {
