@@ -30,7 +30,7 @@ export interface OperationsKit {
 export const KIT_START_TIME = 1_767_225_617_000;
 
 export async function startOperationsKit(
-  engine: StartLocalEngineOptions = {},
+  engine: StartLocalEngineOptions | ((dirs: OperationsKit['dirs']) => StartLocalEngineOptions) = {},
   settings: Partial<OperationSettings> = {},
   clockHook?: (ms: number, handle: LocalEngineHandle) => void,
 ): Promise<OperationsKit> {
@@ -44,7 +44,7 @@ export async function startOperationsKit(
     rate: 1000,
     checkpointDir: dirs.checkpoints,
     checkpointIntervalMs: 10_000,
-    ...engine,
+    ...(typeof engine === 'function' ? engine(dirs) : engine),
   });
   const client = new FlinkRestClient({ baseUrl: handle.url });
   const clock: OperationClock = {
