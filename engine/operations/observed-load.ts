@@ -24,8 +24,8 @@ export interface ObservedLoad {
   vertices: Map<string, VertexLoad>;
 }
 
-/** How far back the history is read. */
-export const LOAD_WINDOW_MS = 5 * 60_000;
+/** How far back the history is read: the recent load is what a rescale must carry. */
+export const LOAD_WINDOW_MS = 2 * 60_000;
 
 /**
  * Pure: per vertex and subtask, the average rates between the first and the last sample of the window that have the

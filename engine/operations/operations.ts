@@ -431,14 +431,16 @@ export class Operations {
     requireJobId(jobId);
     const cluster = this.deps.cluster(clusterId);
     const facts = await readClusterFacts(cluster.client, jobId);
-    return this.plan(cluster, facts, targetParallelism(facts, request?.parallelism), validateHotKeys(request?.hotKeys), request?.route);
+    // Asked for explicitly: measure again (the plan a rescale then starts with is this one).
+    return this.plan(cluster, facts, targetParallelism(facts, request?.parallelism), validateHotKeys(request?.hotKeys), request?.route, false);
   }
 
-  private async plan(cluster: OperationsCluster, facts: ClusterFacts, target: Record<string, number>, hotKeys: HotKeyLoad[], route?: 'adaptive' | 'savepoint'): Promise<RescalePlan> {
+  /** The plan for a rescale; `reuse`: the one the user just saw, if it was made for the same request. */
+  private async plan(cluster: OperationsCluster, facts: ClusterFacts, target: Record<string, number>, hotKeys: HotKeyLoad[], route?: 'adaptive' | 'savepoint', reuse = true): Promise<RescalePlan> {
     const key = JSON.stringify([cluster.id, facts.details.jid, target, hotKeys, route ?? null]);
     const cached = this.plans.get(key);
     const now = this.clock.now();
-    if (cached && now - cached.createdAt < PLAN_REUSE_MS) return cached;
+    if (reuse && cached && now - cached.createdAt < PLAN_REUSE_MS) return cached;
     const keyed = [...keyedVertexIds(facts.details)];
     const load = await observeLoad({
       history: this.deps.history,

@@ -82,8 +82,9 @@ export function buildRescalePlan(input: {
   }
 
   const keyed = keyedVertexIds(details);
+  // Only the keyed vertices whose parallelism changes: the others keep their key groups where they are.
   const vertices = details.vertices
-    .filter((v) => keyed.has(v.id))
+    .filter((v) => keyed.has(v.id) && target[v.id] !== v.parallelism)
     .filter((v) => !refusals.length || target[v.id] <= (v.maxParallelism ?? details.maxParallelism ?? Infinity))
     .map((v) => {
       const load = input.load.vertices.get(v.id);
@@ -105,6 +106,7 @@ export function buildRescalePlan(input: {
   const unknownVertex = input.hotKeys.find((k) => k.vertexId !== undefined && !vertices.some((v) => v.vertexId === k.vertexId));
   if (unknownVertex) warnings.push(`Hot key "${unknownVertex.key}" names vertex ${unknownVertex.vertexId}, which is not a keyed vertex of this job: it is ignored.`);
   if (keyed.size === 0) warnings.push('No vertex of this job is keyed (no keyBy edge): there are no key groups to plan.');
+  else if (vertices.length === 0 && refusals.length === 0) warnings.push('No keyed vertex changes its parallelism: its key groups stay where they are.');
 
   return {
     clusterId: input.clusterId,

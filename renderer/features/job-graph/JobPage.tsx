@@ -16,6 +16,7 @@ import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
+import { OperationsArea } from '../operations/OperationsArea';
 import { SubtasksPanel } from '../subtasks/SubtasksPanel';
 import { JobGraphCanvas } from './JobGraphCanvas';
 import { useGraphLayout } from './useGraphLayout';
@@ -133,6 +134,8 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
       ) : graph && layout ? (
         <p className="hint">Click a vertex to see its subtasks.</p>
       ) : null}
+
+      <OperationsArea clusterId={clusterId} jobId={jobId} refresh={refresh} />
     </div>
   );
 }

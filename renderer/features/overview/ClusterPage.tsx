@@ -6,6 +6,7 @@ import { hrefFor } from '../../app/useHashRoute';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { RefreshControl } from '../../components/RefreshControl';
 import { JobsPanel } from '../jobs/JobsPanel';
+import { JournalPanel } from '../operations/JournalPanel';
 import { TaskManagersPanel } from '../taskmanagers/TaskManagersPanel';
 import { OverviewPanel } from './OverviewPanel';
 
@@ -48,6 +49,9 @@ export function ClusterPage({
       </ErrorBoundary>
       <ErrorBoundary panel="The TaskManagers table" resetKey={clusterId}>
         <TaskManagersPanel clusterId={clusterId} canKill={cluster?.builtIn === true} refresh={refresh} />
+      </ErrorBoundary>
+      <ErrorBoundary panel="The operations journal" resetKey={clusterId}>
+        <JournalPanel clusterId={clusterId} refresh={refresh} />
       </ErrorBoundary>
     </div>
   );
