@@ -66,3 +66,4 @@ runScript('Local engine vs real Flink: gatewaymeter, 1,000,000 events, paralleli
 runScript('Local engine: throughput at parallelism 1 and 4, memory per open request in assemble', 'engine/bench/local-throughput.ts', [], ['--expose-gc']);
 runScript('Local engine: checkpoint and restore vs open requests in assemble', 'engine/bench/local-checkpoint.ts', [], ['--expose-gc']);
 runScript('Local engine: exactly-once at 1,000,000 events (plain, 5 kills, restores at 1/3/8/32, rescale) vs the oracle', 'engine/bench/local-checkpoint-proof.ts');
+runScript('Operations: click to savepoint path on the local engine and the real Flink, and the requests it takes', 'engine/bench/operations-latency.ts');

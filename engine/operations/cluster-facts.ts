@@ -120,7 +120,13 @@ export function guessProgram(facts: Pick<ClusterFacts, 'details' | 'jars' | 'use
   const jars = facts.jars ?? [];
   const name = facts.details.name.toLowerCase();
   const jar = jars.find((j) => j.name.toLowerCase().replace(/\.jar$/, '') === name) ?? jars.find((j) => name.includes(j.name.toLowerCase().replace(/\.jar$/, ''))) ?? (jars.length === 1 ? jars[0] : undefined);
-  if (!jar) return { program: null, source: 'no uploaded jar matches the job: pick one' };
+  if (!jar) {
+    return {
+      program: null,
+      source:
+        "no uploaded jar is named after the job: pick the one that runs it. If it was not started from an uploaded jar, run it again the way it was deployed (on Kubernetes, the FlinkDeployment's job.initialSavepointPath)",
+    };
+  }
   const args = Object.entries(facts.userConfig)
     .filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
     .flatMap(([k, v]) => [`--${k}`, String(v)]);

@@ -60,15 +60,25 @@ export async function killCli(target: KillTarget, times: number): Promise<KillRe
   const writes = [measured.createdAt - calibration.startedAt];
   const ends = [measured.finishedAt - calibration.startedAt];
   before = new Set((await journal(target.dataDir)).map((e) => e.id));
+  let bias = 0;
   for (let i = 0; i < times; i++) {
     const kind = i % 4 === 3 ? 'stop' : 'savepoint';
     const jobId = await target.runningJob();
-    // Around the typical write and outcome (medians): mostly in flight, some before, some after.
-    const from = Math.max(0, median(writes) - 300);
-    const to = Math.max(from + 200, median(ends) + 100);
-    const delayMs = Math.round(from + target.random() * (to - from));
+    // Two kinds of random moment: most kills wait until the operation is in the journal and then strike within the
+    // next 200 ms (in flight: the CLI's start-up jitter on a loaded machine is larger than a savepoint); the others
+    // fall anywhere around the typical write and outcome, before, during or after.
     const cli = spawnFlinkOps([kind, '--url', target.url, '--job', jobId, '--data-dir', target.dataDir, '--target-dir', target.targetDirectory]);
-    await Promise.race([cli.exit, new Promise((resolve) => setTimeout(resolve, delayMs))]);
+    let delayMs: number;
+    if (target.random() < 0.6) {
+      const written = await waitForEntry(target.dataDir, before, cli);
+      delayMs = Math.round(written - cli.startedAt + target.random() * 200);
+      await sleepUntil(cli.startedAt + delayMs, cli);
+    } else {
+      const from = Math.max(0, median(writes) - 300 + bias);
+      const to = Math.max(from + 300, median(ends) + 100 + bias);
+      delayMs = Math.round(from + target.random() * (to - from));
+      await sleepUntil(cli.startedAt + delayMs, cli);
+    }
     const stateAtKill = await killAndPeek(cli, target.dataDir, before);
     const after = await journal(target.dataDir);
     const added = newEntries(after, before);
@@ -80,6 +90,8 @@ export async function killCli(target: KillTarget, times: number): Promise<KillRe
     }
     records.push({ console: 'cli', kind, jobId, delayMs, stateAtKill, entry });
     before = new Set(after.map((e) => e.id));
+    if (stateAtKill === null) bias += 250;
+    else if (OUTCOMES.includes(stateAtKill)) bias -= 150;
     target.log?.(`cli  ${kind.padEnd(9)} kill at ${String(delayMs).padStart(5)} ms: ${stateAtKill ?? 'no entry yet'} -> ${entry?.state ?? '-'}`);
   }
   return records;
@@ -123,6 +135,28 @@ export async function killApp(target: KillTarget, times: number): Promise<KillRe
     await app.process.kill();
   }
   return records;
+}
+
+/** Sleeps until `at` (epoch ms), or until the process ends. */
+async function sleepUntil(at: number, proc: ConsoleChild): Promise<void> {
+  await Promise.race([proc.exit, new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())))]);
+}
+
+/** Watches the journal (read-only, as any process may) until the process writes its entry; the time it was seen. */
+async function waitForEntry(dataDir: string, before: Set<string>, proc: ConsoleChild): Promise<number> {
+  const { HistoryStore } = await import('../../history/history-store.ts');
+  const { OperationsJournal } = await import('../journal.ts');
+  const store = HistoryStore.open(`${dataDir}/history`);
+  try {
+    const journal = new OperationsJournal(store);
+    for (;;) {
+      if (journal.list({ limit: 100_000 }).some((e) => !before.has(e.id) && e.parentId === null)) return Date.now();
+      if (proc.child.exitCode !== null || proc.child.signalCode !== null) return Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    await store.close();
+  }
 }
 
 /** `kill -9`, then what the journal held at that moment for the operation (read without resuming anything). */

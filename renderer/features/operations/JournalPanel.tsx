@@ -10,6 +10,7 @@ import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { saveExport } from './download';
+import { RescaleOutcomeView } from './RescaleOutcomeView';
 import { isOpen, KIND_LABEL, STATE_LABEL, stateTone, summary } from './operations';
 
 /** The operations journal of a job or a cluster: filterable, exportable as CSV or JSON. */
@@ -110,7 +111,10 @@ export function JournalPanel({ clusterId, jobId, refresh }: { clusterId: string;
                       )}
                     </td>
                   )}
-                  <td className="journal-table__outcome">{summary(e)}</td>
+                  <td className="journal-table__outcome">
+                    {summary(e)}
+                    {e.kind === 'rescale' && e.state === 'succeeded' && e.plan?.vertices.length ? <RescaleOutcomeView entry={e} /> : null}
+                  </td>
                   <td className="num">{isOpen(e) ? '…' : formatDuration((e.finishedAt ?? e.updatedAt) - e.createdAt)}</td>
                   <td>
                     <code className="mono small">{e.id}</code>

@@ -42,7 +42,10 @@ export function useStartOperation(): {
   return { start, starting, error };
 }
 
-/** Follows a journal entry while it is open (once a second), then stops. */
+/** How soon to look again at an open entry: quickly at first (most savepoints take about a second), then each second. */
+export const FOLLOW_DELAYS_MS = [250, 250, 500, 1000];
+
+/** Follows a journal entry while it is open, then stops. */
 export function useJournalEntry(initial: JournalEntry | null): JournalEntry | null {
   const { api } = useEngine();
   const [entry, setEntry] = useState(initial);
@@ -52,15 +55,23 @@ export function useJournalEntry(initial: JournalEntry | null): JournalEntry | nu
   useEffect(() => {
     if (!id || !open) return;
     let live = true;
-    const timer = window.setInterval(() => {
-      api.getJournalEntry(id).then(
-        (next) => live && next && setEntry(next),
-        () => undefined,
-      );
-    }, 1000);
+    let timer: number | undefined;
+    const follow = (n: number) => {
+      timer = window.setTimeout(() => {
+        api.getJournalEntry(id).then(
+          (next) => {
+            if (!live) return;
+            if (next) setEntry(next);
+            if (!next || isOpen(next)) follow(n + 1);
+          },
+          () => live && follow(n + 1),
+        );
+      }, FOLLOW_DELAYS_MS[Math.min(n, FOLLOW_DELAYS_MS.length - 1)]);
+    };
+    follow(0);
     return () => {
       live = false;
-      window.clearInterval(timer);
+      window.clearTimeout(timer);
     };
   }, [api, id, open]);
   return entry;
