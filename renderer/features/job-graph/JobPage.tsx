@@ -135,7 +135,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, onNavigate }:
         <p className="hint">Click a vertex to see its subtasks.</p>
       ) : null}
 
-      <OperationsArea clusterId={clusterId} jobId={jobId} refresh={refresh} />
+      <OperationsArea clusterId={clusterId} jobId={jobId} jobState={graph?.state ?? null} refresh={refresh} />
     </div>
   );
 }

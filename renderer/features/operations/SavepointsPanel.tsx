@@ -9,16 +9,42 @@ import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 
-/** The job's savepoints and those of the runs it was resubmitted from: path, time, format, and the run it came from. */
-export function SavepointsPanel({ clusterId, jobId, refresh, onResubmitFrom }: { clusterId: string; jobId: string; refresh: ClusterRefresh; onResubmitFrom: (path: string) => void }): ReactNode {
+/**
+ * The job's savepoints and those of the runs it was resubmitted from: path, time, format, and the run it came from.
+ * Read when the page opens, after an operation ends, and on Refresh: not on every refresh of the page (it asks the
+ * cluster for the checkpoint history of each run).
+ */
+export function SavepointsPanel({
+  clusterId,
+  jobId,
+  refresh,
+  reloadSignal,
+  onResubmitFrom,
+}: {
+  clusterId: string;
+  jobId: string;
+  refresh: ClusterRefresh;
+  /** Bumped when an operation of the job ended. */
+  reloadSignal: number;
+  onResubmitFrom: (path: string) => void;
+}): ReactNode {
   const { api } = useEngine();
-  const poll = usePolling<SavepointListing[]>(() => api.listSavepoints(clusterId, jobId), refresh.intervalMs, {
+  const poll = usePolling<SavepointListing[]>(() => api.listSavepoints(clusterId, jobId), null, {
     key: `${clusterId}/${jobId}`,
     paused: refresh.paused,
-    refreshSignal: refresh.refreshSignal,
+    refreshSignal: refresh.refreshSignal + reloadSignal,
   });
   return (
-    <Panel title="Savepoints" poll={poll} testId={testIds.operations.savepoints}>
+    <Panel
+      title="Savepoints"
+      poll={poll}
+      testId={testIds.operations.savepoints}
+      actions={
+        <button type="button" className="button button--tiny" onClick={poll.refresh}>
+          Refresh
+        </button>
+      }
+    >
       <PollErrorBanner poll={poll} context="Listing the savepoints failed" />
       {poll.data && poll.data.length === 0 ? <p className="muted">No savepoint of this job or its earlier runs is known (journal and checkpoint history).</p> : null}
       {poll.data && poll.data.length > 0 ? (
