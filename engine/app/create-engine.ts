@@ -12,6 +12,7 @@ import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
 import { exportJournal } from '../operations/journal-export.ts';
 import { publicEntry } from '../operations/journal.ts';
+import { parseJournalFilter, parseOperationRequest } from '../operations/operation-input.ts';
 import { Operations, type OperationsCluster } from '../operations/operations.ts';
 import { listSavepoints } from '../operations/savepoint-listing.ts';
 
@@ -191,7 +192,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
 
     async startOperation(request) {
-      const { entry, done } = await operations.start(request);
+      const { entry, done } = await operations.start(parseOperationRequest(request));
       // The outcome lands in the journal; the UI follows it there.
       done.catch(() => undefined);
       return publicEntry(entry);
@@ -204,13 +205,14 @@ export function createEngine(deps: EngineDeps): Engine {
     },
 
     async listJournal(filter) {
-      return operations.journal.list(filter ?? {}).map(publicEntry);
+      return operations.journal.list(parseJournalFilter(filter)).map(publicEntry);
     },
 
     async exportJournal(filter, format) {
       if (format !== 'csv' && format !== 'json') throw new EngineError('invalid-input', `Export as csv or json, not "${String(format)}".`);
-      const entries = operations.journal.list({ ...filter, limit: Number.MAX_SAFE_INTEGER }).map(publicEntry);
-      return exportJournal(entries, filter ?? {}, format, Date.now());
+      const valid = parseJournalFilter(filter);
+      const entries = operations.journal.list({ ...valid, limit: Number.MAX_SAFE_INTEGER }).map(publicEntry);
+      return exportJournal(entries, valid, format, Date.now());
     },
 
     async planRescale(clusterId, jobId, request) {
