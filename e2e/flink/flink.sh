@@ -3,7 +3,7 @@
 # (1 JobManager + 2 TaskManagers x 2 slots, everything on 127.0.0.1) and keep
 # the GatewayMeter test job running on it.
 #
-#   bash e2e/flink/flink.sh up     [--version V] [--rate N] [--hot-share X] [--rest-port P]
+#   bash e2e/flink/flink.sh up     [--version V] [--rate N] [--hot-share X] [--rest-port P] [--scheduler adaptive|default]
 #   bash e2e/flink/flink.sh down   [--version V]
 #   bash e2e/flink/flink.sh status [--version V]
 #   bash e2e/flink/flink.sh record [--version V]   (REST fixtures -> e2e/flink/recorded/<V>/)
@@ -85,6 +85,7 @@ TM_ID=""
 RATE="2000"
 HOT_SHARE="0.4"
 REST_PORT_WANTED=""
+SCHEDULER="adaptive"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --version) VERSION="${2:?--version needs a value}"; shift 2 ;;
@@ -93,11 +94,16 @@ while [[ $# -gt 0 ]]; do
     --hot-share) HOT_SHARE="${2:?--hot-share needs a value}"; shift 2 ;;
     --tm) TM_ID="${2:?--tm needs a TaskManager id}"; shift 2 ;;
     --rest-port) REST_PORT_WANTED="${2:?--rest-port needs a value}"; shift 2 ;;
+    --scheduler) SCHEDULER="${2:?--scheduler needs a value}"; shift 2 ;;
+    --scheduler=*) SCHEDULER="${1#*=}"; shift ;;
     -h|--help) usage ;;
     *) echo "flink.sh: ERROR: unknown argument '$1'" >&2; usage ;;
   esac
 done
 [[ "$VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "bad version '$VERSION' (expected e.g. 2.2.1)"
+# adaptive: rescales in place through PUT /jobs/:id/resource-requirements; default: Flink's default scheduler
+# (a rescale then goes through a savepoint)
+[[ "$SCHEDULER" == adaptive || "$SCHEDULER" == default ]] || die "bad scheduler '$SCHEDULER' (expected adaptive or default)"
 
 VDIR="$ROOT/.cache/flink/$VERSION"
 PY_DIR="$VDIR/py"
@@ -262,7 +268,7 @@ jobmanager.rpc.address: 127.0.0.1
 jobmanager.rpc.port: $rpc_port
 jobmanager.bind-host: 127.0.0.1
 jobmanager.memory.process.size: 1024m
-jobmanager.scheduler: adaptive
+$( [[ "$SCHEDULER" == adaptive ]] && echo "jobmanager.scheduler: adaptive" || echo "# jobmanager.scheduler: Flink's default" )
 jobmanager.execution.failover-strategy: region
 
 taskmanager.host: 127.0.0.1
@@ -402,6 +408,11 @@ load_ports() {
   # shellcheck disable=SC1091
   source "$RUN_DIR/ports.env"
   REST_URL="http://127.0.0.1:$REST_PORT"
+}
+
+# the scheduler the running cluster was configured with (adaptive or default)
+running_scheduler() {
+  if grep -q '^jobmanager.scheduler: adaptive' "$RUN_DIR/conf/config.yaml" 2>/dev/null; then echo adaptive; else echo default; fi
 }
 
 # overview has 2 taskmanagers and 4 slots?
@@ -583,11 +594,12 @@ d["state"] + ("/all" if d["state"] == "RUNNING" and d.get("vertices") and all(v[
 write_cluster_json() {
   local jid="$1" jar_id="$2"
   python3 - "$CLUSTER_JSON" "$VERSION" "$REST_URL" "$jid" "$JOB_NAME" "$jar_id" \
-      "file://$CKPT_DIR" "file://$SP_DIR" "$RUN_DIR/log" <<'PY'
+      "file://$CKPT_DIR" "file://$SP_DIR" "$RUN_DIR/log" "$(running_scheduler)" <<'PY'
 import json, os, sys
-path, version, rest, jid, name, jar, ck, sp, logdir = sys.argv[1:]
+path, version, rest, jid, name, jar, ck, sp, logdir, scheduler = sys.argv[1:]
 doc = {"version": version, "restUrl": rest, "jobId": jid, "jobName": name,
-       "jarId": jar or None, "checkpointDir": ck, "savepointDir": sp, "logDir": logdir}
+       "jarId": jar or None, "checkpointDir": ck, "savepointDir": sp, "logDir": logdir,
+       "scheduler": scheduler}
 tmp = path + ".tmp"
 with open(tmp, "w") as f:
     json.dump(doc, f, indent=2)
@@ -603,9 +615,9 @@ cmd_up() {
   provision
   fetch_rest_snapshot
   build_job
-  if load_ports && jm_alive && cluster_healthy; then
+  if load_ports && jm_alive && cluster_healthy && [[ "$(running_scheduler)" == "$SCHEDULER" ]]; then
     log "re-using running cluster at $REST_URL"
-  elif load_ports && jm_alive && rest_get /overview >/dev/null 2>&1 && heal_taskmanagers; then
+  elif load_ports && jm_alive && [[ "$(running_scheduler)" == "$SCHEDULER" ]] && rest_get /overview >/dev/null 2>&1 && heal_taskmanagers; then
     log "re-using running cluster at $REST_URL"
   else
     # leftovers of an earlier run that is not healthy (logged if any process is found)

@@ -5,12 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 versions=${FLINK_VERSIONS:-"2.2.1 1.20.3"}
 e2e_version=${versions%% *}   # the browser tests run against the first (newest) version
+# One cluster runs the adaptive scheduler (rescales in place), the other Flink's default (rescales through a savepoint).
+scheduler_of() { case "$1" in 1.*) echo default ;; *) echo adaptive ;; esac; }
 
 npm run build --silent
 for version in $versions; do
   started_here=false
   if ! bash e2e/flink/flink.sh status --version "$version" >/dev/null 2>&1; then
-    bash e2e/flink/flink.sh up --version "$version"
+    bash e2e/flink/flink.sh up --version "$version" --scheduler "${FLINK_SCHEDULER:-$(scheduler_of "$version")}"
     started_here=true
   fi
   status=0

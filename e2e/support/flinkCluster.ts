@@ -9,6 +9,11 @@ export interface FlinkCluster {
   restUrl: string;
   jobId: string;
   jobName: string;
+  /** The uploaded test jar (`POST /jars/:jarid/run`). */
+  jarId?: string | null;
+  /** How the JobManager schedules (`flink.sh up --scheduler`): adaptive rescales in place. */
+  scheduler?: 'adaptive' | 'default';
+  savepointDir?: string;
 }
 
 export function flinkVersion(): string {

@@ -28,6 +28,11 @@ import { recordedJobGraph, recordedJobs } from '../history/views/recorded-jobs.t
 import { DiagnosisService } from '../diagnosis/diagnosis-service.ts';
 import { keyGroupRanges, locateKey } from '../analysis/key-groups/key-location.ts';
 import { KEY_TYPES } from '../contracts/diagnosis.ts';
+import { exportJournal } from '../operations/journal-export.ts';
+import { publicEntry } from '../operations/journal.ts';
+import { parseJournalFilter, parseOperationRequest } from '../operations/operation-input.ts';
+import { Operations, type OperationsCluster } from '../operations/operations.ts';
+import { listSavepoints } from '../operations/savepoint-listing.ts';
 
 export interface EngineDeps {
   clusterStore: ClusterStore;
@@ -99,6 +104,29 @@ export function createEngine(deps: EngineDeps): Engine {
   const watcher = new JobWatcher({ history: deps.history, connection });
   watcher.start();
   const diagnosis = new DiagnosisService(deps.history);
+
+  const operationsCluster = (cluster: StoredCluster): OperationsCluster => {
+    const conn = connections.get(cluster);
+    return { id: cluster.id, name: cluster.name, url: cluster.url, client: conn.client, metricsFetchIntervalMs: async () => (await conn.check()).metricsFetchIntervalMs };
+  };
+  const knownClusters = (): StoredCluster[] => [...builtIns, ...clusterStore.list()];
+  const operations = new Operations({
+    history: deps.history,
+    origin: 'app',
+    cluster: (clusterId) => operationsCluster(findCluster(clusterId)),
+    clusterOfEntry: (entry) => {
+      const known = knownClusters().find((c) => c.id === entry.clusterId) ?? knownClusters().find((c) => c.url === entry.clusterUrl);
+      if (known) return operationsCluster(known);
+      // An entry the CLI wrote for a URL the app has not saved: reach it as the CLI did, without credentials.
+      try {
+        return operationsCluster({ id: entry.clusterId, name: entry.clusterName, url: entry.clusterUrl, auth: { kind: 'none' }, timeoutMs: 10_000 });
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  // Operations left open by a process that ended (the app killed, a CLI interrupted) are settled in the background.
+  operations.startBackground();
 
   /** The secret the form sent, or on edit the one already stored. */
   const secretFor = (input: ReturnType<typeof validateClusterInput>): string | undefined => {
@@ -270,8 +298,6 @@ export function createEngine(deps: EngineDeps): Engine {
       }
     },
 
-    close: () => watcher.stop(),
-
     async exportSubtaskMetrics(clusterId, jobId) {
       return exportSubtaskMetrics(connection(clusterId).client, clusterId, requireId(jobId, 'job'));
     },
@@ -357,6 +383,52 @@ export function createEngine(deps: EngineDeps): Engine {
         },
         { brokers: options.brokers, timeoutMs: deps.sampleTimeoutMs ?? 30_000 },
       );
+    },
+
+    async getOperationsContext(clusterId, jobId) {
+      return operations.operationsContext(clusterId, jobId);
+    },
+
+    async startOperation(request) {
+      const { entry, done } = await operations.start(parseOperationRequest(request));
+      // The outcome lands in the journal; the UI follows it there.
+      done.catch(() => undefined);
+      return publicEntry(entry);
+    },
+
+    async getJournalEntry(id) {
+      if (typeof id !== 'string') throw new EngineError('invalid-input', 'Which operation? The trigger id is missing.');
+      const entry = operations.journal.get(id);
+      return entry ? publicEntry(entry) : null;
+    },
+
+    async listJournal(filter) {
+      return operations.journal.list(parseJournalFilter(filter)).map(publicEntry);
+    },
+
+    async exportJournal(filter, format) {
+      if (format !== 'csv' && format !== 'json') throw new EngineError('invalid-input', `Export as csv or json, not "${String(format)}".`);
+      const valid = parseJournalFilter(filter);
+      const entries = operations.journal.list({ ...valid, limit: Number.MAX_SAFE_INTEGER }).map(publicEntry);
+      return exportJournal(entries, valid, format, Date.now());
+    },
+
+    async planRescale(clusterId, jobId, request) {
+      return operations.planRescale(clusterId, jobId, request);
+    },
+
+    async getRescaleOutcome(entryId) {
+      return operations.rescaleOutcome(entryId);
+    },
+
+    async listSavepoints(clusterId, jobId) {
+      const cluster = findCluster(clusterId);
+      return listSavepoints({ journal: operations.journal, history: deps.history, client: connections.get(cluster).client, clusterId, jobId: requireId(jobId, 'job') });
+    },
+
+    close: async () => {
+      operations.close();
+      await watcher.stop();
     },
   };
 

@@ -101,6 +101,13 @@ export async function attach(options: ConnectionOptions): Promise<FlinkRestClien
 
 /** `attach`, keeping what the check found (version, metrics fetch interval). */
 export async function attachChecked(options: ConnectionOptions): Promise<{ client: FlinkRestClient; check: ClusterCheck }> {
+  const client = clientFromEnvironment(options);
+  const check = await connect(client).check();
+  return { client, check };
+}
+
+/** A client for the URL with the credentials of the environment (FLINK_OPS_TOKEN, FLINK_OPS_USER/PASSWORD). */
+export function clientFromEnvironment(options: ConnectionOptions): FlinkRestClient {
   const timeoutMs = Number(options.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliError(EXIT.badArguments, `--timeout must be a positive number of ms, not "${options.timeout}".`);
   const env = process.env;
@@ -110,9 +117,7 @@ export async function attachChecked(options: ConnectionOptions): Promise<{ clien
       ? { kind: 'basic' as const, username: env.FLINK_OPS_USER }
       : { kind: 'none' as const };
   const secret = env.FLINK_OPS_TOKEN ?? env.FLINK_OPS_PASSWORD;
-  const client = createClient({ name: options.url, url: options.url, auth, caFile: options.caFile, timeoutMs }, secret);
-  const check = await connect(client).check();
-  return { client, check };
+  return createClient({ name: options.url, url: options.url, auth, caFile: options.caFile, timeoutMs }, secret);
 }
 
 /** An id matches exactly; a name matches the running job of that name, else its most recent run. */

@@ -9,6 +9,7 @@ import { registerEngineKillTmCommand } from '../local/cli/engine-kill-tm-command
 import { registerKafkaCommands } from './kafka-commands.ts';
 import { registerProduceCommand } from '../local/cli/produce-command.ts';
 import { registerDiagnoseCommand } from './diagnose-command.ts';
+import { registerOperationCommands } from './operation-commands.ts';
 
 /** Runs `flink-ops` and returns the exit code; errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -26,6 +27,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerProduceCommand(program);
   registerCheckpointsCommand(program);
   registerDiagnoseCommand(program);
+  registerOperationCommands(program);
   // No command at all: the help is the answer, on stdout, and that is a success (Commander would call it an error).
   if (argv.length <= 2) {
     program.outputHelp();

@@ -117,7 +117,8 @@ export class FlinkRestClient {
         throw new EngineError('timeout', `${endpoint} on ${this.baseUrl} was not sent: the deadline of the refresh it belongs to passed while it waited its turn.`, { endpoint });
       }
       const { text, contentType } = await this.exchange(spec, fillPath(spec.path, params), query, options, endpoint);
-      const data = this.validate(spec.response, parseJson(text, contentType, endpoint, this.baseUrl), endpoint);
+      // Flink answers some writes with an empty body (EmptyResponseBody): that reads as `{}`.
+      const data = spec.emptyResponse && text.trim() === '' ? this.validate(spec.response, {}, endpoint) : this.validate(spec.response, parseJson(text, contentType, endpoint, this.baseUrl), endpoint);
       this.checkEcho(spec, params, data, endpoint);
       return data;
     });

@@ -16,6 +16,8 @@ export interface EndpointSpec<Response> {
   echoes?: { field: string; param: string };
   /** A generous cap on the (decompressed) body. @default DEFAULT_MAX_RESPONSE_BYTES */
   maxResponseBytes?: number;
+  /** Flink answers with an empty response body (`EmptyResponseBody`): an empty text reads as `{}`. */
+  emptyResponse?: boolean;
 }
 
 const MiB = 1024 * 1024;

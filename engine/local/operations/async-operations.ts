@@ -97,11 +97,26 @@ export class TriggerRequestError extends Error {
   }
 }
 
+/** One trigger request as it arrived: the engine's own record, for rehearsals and tests (`/local-engine/v1/async-operations`). */
+export interface TriggerRecord {
+  kind: OperationKind;
+  jobId: string;
+  triggerId: string;
+  at: number;
+  /** False when the trigger id was known: the request started nothing. */
+  started: boolean;
+}
+
+/** Trigger records kept (oldest dropped first). */
+const TRIGGER_LOG_SIZE = 10_000;
+
 export class AsyncOperationRegistry {
   private readonly clock: Clock;
   private readonly storeDurationMs: number;
   private readonly newTriggerId: () => string;
   private readonly operations = new Map<string, AsyncOperation>();
+  /** Every trigger request received, even those that started nothing: a trigger is never lost from here. */
+  readonly triggerLog: TriggerRecord[] = [];
 
   constructor(options: AsyncOperationRegistryOptions) {
     this.clock = options.clock;
@@ -136,6 +151,8 @@ export class AsyncOperationRegistry {
     const cache = cacheOf(kind);
     const id = triggerId ?? this.newTriggerId();
     const existing = this.lookup(cache, jobId, id);
+    this.triggerLog.push({ kind, jobId, triggerId: id, at: this.clock.now(), started: !existing });
+    if (this.triggerLog.length > TRIGGER_LOG_SIZE) this.triggerLog.shift();
     if (existing) return { operation: existing, isNew: false, body: { 'request-id': id } };
     const operation: AsyncOperation = { cache, kind, jobId, triggerId: id, request: { ...request }, triggeredAt: this.clock.now() };
     this.operations.set(AsyncOperationRegistry.key(cache, jobId, id), operation);

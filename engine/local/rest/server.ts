@@ -390,6 +390,12 @@ export const EXTRA_ROUTES: RouteSpec[] = [
     handler: (ctx) => operation(() => ops.killTaskManager(ctx.engine, ctx.params.taskmanagerid)),
   },
   {
+    // Every trigger request the engine received (savepoint, stop, checkpoint), with whether it started an operation.
+    method: 'GET',
+    path: '/local-engine/v1/async-operations',
+    handler: ({ engine }) => ({ body: { triggers: engine.operations.triggerLog } }),
+  },
+  {
     method: 'GET',
     path: '/local-engine/v1/jobs/:jobid/results',
     handler: (ctx) => {

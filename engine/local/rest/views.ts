@@ -27,7 +27,8 @@ export function dashboardConfiguration(engine: LocalEngine): S['DashboardConfigu
     'timezone-offset': offsetMinutes * 60_000,
     'flink-version': EMULATED_FLINK_VERSION,
     'flink-revision': engine.revision,
-    features: { 'web-submit': false, 'web-cancel': true, 'web-rescale': false, 'web-history': false },
+    // The engine serves `/jars` and `/jars/:jarid/run` (its built-in jobs), as a cluster with web.submit.enable does.
+    features: { 'web-submit': true, 'web-cancel': true, 'web-rescale': false, 'web-history': false },
   };
 }
 

@@ -3,8 +3,9 @@ import { skewTab } from '../diagnosis/skewTab';
 import { exceptionsTab } from '../exceptions/exceptionsTab';
 import { kafkaTab } from '../kafka/kafkaTab';
 import { metricsHistoryTab } from '../metrics-history/metricsHistoryTab';
+import { operationsTab } from '../operations/operationsTab';
 import { graphTab } from './graphTab';
 import type { JobTab } from './JobTabs';
 
 /** The job page's tabs, in order: one entry per feature folder (each exports its tab). */
-export const JOB_TABS: readonly JobTab[] = [graphTab, skewTab, metricsHistoryTab, checkpointsTab, exceptionsTab, kafkaTab];
+export const JOB_TABS: readonly JobTab[] = [graphTab, skewTab, metricsHistoryTab, checkpointsTab, operationsTab, exceptionsTab, kafkaTab];

@@ -9,6 +9,7 @@ import { RefreshControl } from '../../components/RefreshControl';
 import { RecordedJobsPanel } from '../history/RecordedJobsPanel';
 import { testIds } from '../../testIds';
 import { JobsPanel } from '../jobs/JobsPanel';
+import { JournalPanel } from '../operations/JournalPanel';
 import { TaskManagersPanel } from '../taskmanagers/TaskManagersPanel';
 import { OverviewPanel } from './OverviewPanel';
 
@@ -55,6 +56,9 @@ export function ClusterPage({
       </ErrorBoundary>
       <ErrorBoundary panel="The TaskManagers table" resetKey={clusterId}>
         <TaskManagersPanel clusterId={clusterId} canKill={cluster?.builtIn === true} refresh={refresh} />
+      </ErrorBoundary>
+      <ErrorBoundary panel="The operations journal" resetKey={clusterId}>
+        <JournalPanel clusterId={clusterId} refresh={refresh} />
       </ErrorBoundary>
     </div>
   );

@@ -1,6 +1,9 @@
 package dev.flinkops.testjob;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -9,6 +12,7 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -154,11 +158,15 @@ public final class GatewayMeterJob {
         }
     }
 
-    /** Spends a fixed time per record (sleeping), so the hot tenant's subtask is saturated. */
+    /**
+     * Spends a fixed time per record (sleeping), so the hot tenant's subtask is saturated. Its {@code tenantsSeen}
+     * gauge lists the keys this subtask received: where Flink routed each tenant, for the console's rescale plan test.
+     */
     static final class Throttle extends RichMapFunction<GatewayEvent, GatewayEvent> {
         private static final long serialVersionUID = 1L;
         private final long workMicros;
         private transient Pacer pacer;
+        private transient Set<String> tenantsSeen;
 
         Throttle(long workMicros) {
             this.workMicros = workMicros;
@@ -167,10 +175,13 @@ public final class GatewayMeterJob {
         @Override
         public void open(OpenContext openContext) {
             pacer = new Pacer(workMicros * 1000L);
+            tenantsSeen = ConcurrentHashMap.newKeySet();
+            getRuntimeContext().getMetricGroup().gauge("tenantsSeen", (Gauge<String>) () -> String.join(",", new TreeSet<>(tenantsSeen)));
         }
 
         @Override
         public GatewayEvent map(GatewayEvent event) throws Exception {
+            tenantsSeen.add(event.tenant);
             pacer.acquire();
             return event;
         }

@@ -1,0 +1,520 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  HotKeyLoad,
+  JarProgram,
+  JournalEntry,
+  OperationParams,
+  OperationRequest,
+  OperationsContext,
+  RescaleOutcome,
+  RescalePlan,
+} from '../contracts/engine-api.ts';
+import type { FlinkRestClient } from '../flink-rest/client.ts';
+import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
+import { EngineError } from '../flink-rest/errors.ts';
+import type { HistoryStore } from '../history/history-store.ts';
+import { loadFigures } from '../analysis/rescale-plan.ts';
+import { driveCancel } from './cancel-operation.ts';
+import {
+  guessProgram,
+  jarSubmissionUnavailable,
+  keyedVertexIds,
+  readClusterFacts,
+  savepointDirectory,
+  schedulerOf,
+  slotsUsedByJob,
+  type ClusterFacts,
+} from './cluster-facts.ts';
+import { DEFAULT_OPERATION_SETTINGS, REAL_CLOCK, type DriveOptions, type DriverContext, type OperationClock, type OperationSettings } from './driver-context.ts';
+import { isOpen, LeaseLostError, OperationsJournal, publicEntry, type StoredJournalEntry } from './journal.ts';
+import { observeLoad } from './observed-load.ts';
+import { driveRescale, isNewStep, type NewStep } from './rescale-operation.ts';
+import { buildRescalePlan, targetParallelism, validateHotKeys } from './rescale-planning.ts';
+import { driveResubmit } from './resubmit-operation.ts';
+import { driveSavepoint } from './savepoint-operation.ts';
+
+/** A cluster as the operations reach it. */
+export interface OperationsCluster {
+  id: string;
+  name: string;
+  url: string;
+  client: FlinkRestClient;
+  /** `metrics.fetcher.update-interval`: live load measurements are taken this far apart. */
+  metricsFetchIntervalMs(): Promise<number>;
+}
+
+export interface OperationsDeps {
+  history: HistoryStore;
+  /** The cluster of an id; throws an EngineError when it is unknown. */
+  cluster(clusterId: string): OperationsCluster;
+  /**
+   * The cluster of a journal entry written by another process (the app's entries in the CLI, or the reverse):
+   * by id if this process knows it, else by its URL. undefined when it cannot be reached from here.
+   */
+  clusterOfEntry(entry: Pick<JournalEntry, 'clusterId' | 'clusterUrl' | 'clusterName'>): OperationsCluster | undefined;
+  origin: 'app' | 'cli';
+  clock?: OperationClock;
+  settings?: Partial<OperationSettings>;
+  journal?: OperationsJournal;
+}
+
+const TRIGGER_ID = /^[0-9a-f]{32}$/;
+const TERMINAL = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
+/** A plan made this recently is what the user confirmed: the rescale uses it rather than measuring again. */
+const PLAN_REUSE_MS = 5 * 60_000;
+
+export function newTriggerId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+function since(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 120 ? `${s} s ago` : `${Math.round(s / 60)} min ago`;
+}
+
+const KIND_WORDS: Record<JournalEntry['kind'], string> = {
+  savepoint: 'savepoint',
+  stop: 'stop-with-savepoint',
+  cancel: 'cancel',
+  rescale: 'rescale',
+  resubmit: 'resubmit',
+};
+
+/**
+ * The operations of the console: savepoint, stop-with-savepoint, cancel, rescale and resubmit. Each is written to the
+ * journal before anything is sent, then driven to its outcome (trigger-then-poll); one process drives an entry at a
+ * time (its lease). On start the app and the CLI resume the open entries nobody drives.
+ */
+export class Operations {
+  readonly journal: OperationsJournal;
+  private readonly clock: OperationClock;
+  private readonly settings: OperationSettings;
+  /** Entries this process drives now: a second start or resume of one joins it. */
+  private readonly running = new Map<string, Promise<StoredJournalEntry>>();
+  private readonly plans = new Map<string, RescalePlan>();
+  private background: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly deps: OperationsDeps) {
+    this.journal = deps.journal ?? new OperationsJournal(deps.history);
+    this.clock = deps.clock ?? REAL_CLOCK;
+    this.settings = { ...DEFAULT_OPERATION_SETTINGS, ...deps.settings };
+  }
+
+  // --- starting -----------------------------------------------------------------------------------------------
+
+  /**
+   * Validates, writes the entry, and starts driving it. Returns at once with the entry and a promise of its outcome.
+   * The same trigger id again returns the existing entry and sends nothing.
+   */
+  async start(request: OperationRequest, options: DriveOptions = {}): Promise<{ entry: StoredJournalEntry; done: Promise<StoredJournalEntry> }> {
+    if (typeof request !== 'object' || request === null) throw new EngineError('invalid-input', 'No operation given.');
+    if (typeof request.triggerId !== 'string' || !TRIGGER_ID.test(request.triggerId)) {
+      throw new EngineError('invalid-input', `The trigger id must be 32 lower-case hex characters, not "${String(request.triggerId)}".`);
+    }
+    const existing = this.journal.get(request.triggerId);
+    if (existing) return { entry: existing, done: this.running.get(existing.id) ?? Promise.resolve(existing) };
+    const cluster = this.deps.cluster(request.clusterId);
+    const draft = await this.prepare(request, cluster);
+    const created = await this.journal.create(draft, (open) => open.clusterId === draft.clusterId && draft.jobId !== null && (open.jobId === draft.jobId || open.newJobId === draft.jobId) && open.parentId === null);
+    if (!created.created) {
+      if (created.reason === 'same-id') return { entry: created.entry, done: this.running.get(created.entry.id) ?? Promise.resolve(created.entry) };
+      const open = created.entry;
+      throw new EngineError(
+        'invalid-input',
+        `A ${KIND_WORDS[open.kind]} of this job is in flight (started ${since(this.clock.now() - open.createdAt)} from the ${open.origin === 'cli' ? 'CLI' : 'app'}, trigger ${open.id}): wait for its outcome, or see the journal.`,
+      );
+    }
+    if (!isOpen(created.entry.state)) return { entry: created.entry, done: Promise.resolve(created.entry) };
+    const done = this.track(created.entry.id, () => this.driveEntry(created.entry, cluster, true, options));
+    return { entry: created.entry, done };
+  }
+
+  private base(request: OperationRequest, cluster: OperationsCluster, jobName: string | null): Omit<StoredJournalEntry, 'lease' | 'phase' | 'params' | 'kind'> {
+    const now = this.clock.now();
+    return {
+      id: request.triggerId,
+      state: 'pending',
+      clusterId: cluster.id,
+      clusterName: cluster.name,
+      clusterUrl: cluster.url,
+      jobId: request.jobId ?? null,
+      jobName,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+      progress: null,
+      resultPath: null,
+      newJobId: null,
+      failure: null,
+      failureDetail: null,
+      origin: this.deps.origin,
+      parentId: null,
+      requests: { trigger: 0, poll: 0 },
+      plan: null,
+    };
+  }
+
+  /** The entry to write for a request: validated, with defaults from the cluster; a refusal is an entry too. */
+  private async prepare(request: OperationRequest, cluster: OperationsCluster): Promise<Omit<StoredJournalEntry, 'lease'>> {
+    if (request.kind === 'resubmit') return this.prepareResubmit(request, cluster);
+    if (!['savepoint', 'stop', 'cancel', 'rescale'].includes(request.kind)) throw new EngineError('invalid-input', `Unknown operation "${String((request as { kind: unknown }).kind)}".`);
+    requireJobId(request.jobId);
+    let facts: ClusterFacts;
+    try {
+      facts = await readClusterFacts(cluster.client, request.jobId);
+    } catch (error) {
+      if (error instanceof EngineError && error.info.status === 404) {
+        throw new EngineError('not-found', `${cluster.name} has no job ${request.jobId}.`, { status: 404 });
+      }
+      throw error;
+    }
+    const base = this.base(request, cluster, facts.details.name);
+    const refused = (why: string): Omit<StoredJournalEntry, 'lease'> => ({
+      ...base,
+      kind: request.kind,
+      phase: 'refused',
+      params: {},
+      state: 'failed',
+      finishedAt: base.createdAt,
+      failure: why,
+    });
+    if (TERMINAL.has(facts.details.state) || (request.kind !== 'cancel' && facts.details.state !== 'RUNNING')) {
+      const verb = { savepoint: 'take a savepoint of', stop: 'stop', cancel: 'cancel', rescale: 'rescale' }[request.kind];
+      return refused(`Not sent: the job is ${facts.details.state}, so there is nothing to ${verb}${TERMINAL.has(facts.details.state) ? '' : ' until it runs'}.`);
+    }
+
+    if (request.kind === 'cancel') return { ...base, kind: 'cancel', phase: 'request', params: {} };
+
+    if (request.kind === 'savepoint' || request.kind === 'stop') {
+      const params: OperationParams = { targetDirectory: this.targetDirectory(request.targetDirectory, facts), format: checkFormat(request.format) };
+      if (request.kind === 'stop') {
+        if (typeof request.drain !== 'boolean') throw new EngineError('invalid-input', 'Say whether to drain: `drain` must be true or false.');
+        params.drain = request.drain;
+      }
+      return { ...base, kind: request.kind, phase: 'trigger', params };
+    }
+
+    // rescale
+    const target = targetParallelism(facts, request.parallelism);
+    const hotKeys = validateHotKeys(request.hotKeys);
+    const plan = await this.plan(cluster, facts, target, hotKeys, request.route);
+    if (plan.refusals.length > 0) throw new EngineError('invalid-input', plan.refusals.join(' '));
+    const params: OperationParams = { route: plan.route, parallelism: target, hotKeys };
+    if (plan.route === 'savepoint') {
+      const program = request.program ?? (await this.defaultProgram(facts, request.jobId)).program;
+      const unavailable = jarSubmissionUnavailable(facts);
+      if (!program || unavailable) throw new EngineError('invalid-input', `A rescale through a savepoint resubmits the job from a jar. ${unavailable ?? 'Say which jar runs this job.'}`);
+      checkProgram(program, facts);
+      Object.assign(params, {
+        jobParallelism: Object.values(target)[0],
+        program,
+        targetDirectory: this.targetDirectory(request.targetDirectory, facts),
+        stopTriggerId: newTriggerId(),
+        resubmitTriggerId: newTriggerId(),
+        newJobId: newTriggerId(),
+      });
+    }
+    return { ...base, kind: 'rescale', phase: plan.route === 'savepoint' ? 'stop' : 'request', params, plan };
+  }
+
+  private async prepareResubmit(request: Extract<OperationRequest, { kind: 'resubmit' }>, cluster: OperationsCluster): Promise<Omit<StoredJournalEntry, 'lease'>> {
+    if (request.jobId !== undefined) requireJobId(request.jobId);
+    const program = request.program;
+    if (!program || typeof program.jarId !== 'string' || program.jarId === '') throw new EngineError('invalid-input', 'Which jar? A resubmit runs an uploaded jar: give its id.');
+    if (program.programArgs !== undefined && (!Array.isArray(program.programArgs) || program.programArgs.some((a) => typeof a !== 'string'))) {
+      throw new EngineError('invalid-input', 'Program arguments must be a list of strings.');
+    }
+    if (request.parallelism !== undefined && !(Number.isInteger(request.parallelism) && request.parallelism > 0)) {
+      throw new EngineError('invalid-input', `The parallelism must be a whole number of at least 1, not "${String(request.parallelism)}".`);
+    }
+    if (request.savepointPath !== undefined && (typeof request.savepointPath !== 'string' || request.savepointPath.trim() === '')) {
+      throw new EngineError('invalid-input', 'The savepoint path is empty.');
+    }
+    const { jarListFacts, jobName } = await this.resubmitFacts(cluster, request.jobId);
+    const unavailable = jarSubmissionUnavailable(jarListFacts);
+    if (unavailable) throw new EngineError('invalid-input', unavailable);
+    checkProgram(program, jarListFacts);
+    return {
+      ...this.base(request, cluster, jobName),
+      kind: 'resubmit',
+      phase: 'submit',
+      params: {
+        program,
+        jobParallelism: request.parallelism,
+        savepointPath: request.savepointPath?.trim(),
+        allowNonRestoredState: request.allowNonRestoredState === true,
+        newJobId: newTriggerId(),
+      },
+    };
+  }
+
+  private async resubmitFacts(cluster: OperationsCluster, jobId: string | undefined): Promise<{ jarListFacts: Pick<ClusterFacts, 'webSubmit' | 'jars'>; jobName: string | null }> {
+    if (jobId) {
+      try {
+        const facts = await readClusterFacts(cluster.client, jobId);
+        return { jarListFacts: facts, jobName: facts.details.name };
+      } catch (error) {
+        if (!(error instanceof EngineError && error.info.status === 404)) throw error;
+      }
+    }
+    let jars = null;
+    let webSubmit = null;
+    try {
+      jars = (await cluster.client.request(operationEndpoints.jars)).files;
+    } catch (error) {
+      if (!(error instanceof EngineError && [403, 404, 405].includes(error.info.status ?? 0))) throw error;
+    }
+    try {
+      webSubmit = (await cluster.client.request(operationEndpoints.dashboardFeatures)).features?.['web-submit'] ?? null;
+    } catch {
+      webSubmit = null;
+    }
+    return { jarListFacts: { jars, webSubmit }, jobName: null };
+  }
+
+  private targetDirectory(given: string | undefined, facts: ClusterFacts): string {
+    if (given !== undefined && typeof given !== 'string') throw new EngineError('invalid-input', 'The target directory must be a path.');
+    const dir = given?.trim() || savepointDirectory(facts)?.value;
+    if (!dir) {
+      throw new EngineError(
+        'invalid-input',
+        'No target directory: this cluster has no default savepoint folder (execution.checkpointing.savepoint-dir / state.savepoints.dir). Give one the JobManager can write, e.g. s3://bucket/savepoints or file:///data/savepoints.',
+      );
+    }
+    return dir;
+  }
+
+  // --- driving ------------------------------------------------------------------------------------------------
+
+  private track(id: string, run: () => Promise<StoredJournalEntry>): Promise<StoredJournalEntry> {
+    const existing = this.running.get(id);
+    if (existing) return existing;
+    const promise = run().finally(() => this.running.delete(id));
+    this.running.set(id, promise);
+    return promise;
+  }
+
+  private context(cluster: OperationsCluster, options: DriveOptions): DriverContext {
+    return {
+      journal: this.journal,
+      client: cluster.client,
+      clock: this.clock,
+      settings: this.settings,
+      options,
+      drive: (step) => this.driveStep(step, cluster, options),
+    };
+  }
+
+  private async driveEntry(entry: StoredJournalEntry, cluster: OperationsCluster, fresh: boolean, options: DriveOptions): Promise<StoredJournalEntry> {
+    const ctx = this.context(cluster, options);
+    try {
+      switch (entry.kind) {
+        case 'savepoint':
+        case 'stop':
+          return await driveSavepoint(entry, ctx, fresh);
+        case 'cancel':
+          return await driveCancel(entry, ctx, fresh);
+        case 'resubmit':
+          return await driveResubmit(entry, ctx, fresh);
+        case 'rescale':
+          return await driveRescale(entry, ctx, fresh);
+      }
+    } catch (error) {
+      if (!(error instanceof LeaseLostError)) {
+        // A fault of the console itself: the entry stays open (its lease released) and is resumed on the next start.
+        await this.journal.release(entry.id).catch(() => undefined);
+        throw error;
+      }
+    }
+    return this.journal.get(entry.id) ?? entry;
+  }
+
+  /** A step of a rescale: written if new, else taken over if free; a step held by another live process is left to it. */
+  private async driveStep(step: StoredJournalEntry | NewStep, cluster: OperationsCluster, options: DriveOptions): Promise<StoredJournalEntry> {
+    if (isNewStep(step)) {
+      const { isNewStep: _marker, lease: _lease, ...draft } = step;
+      const now = this.clock.now();
+      const created = await this.journal.create({ ...draft, createdAt: now, updatedAt: now });
+      if (!created.created) return this.driveStep(created.entry, cluster, options);
+      return this.track(created.entry.id, () => this.driveEntry(created.entry, cluster, true, options));
+    }
+    if (!isOpen(step.state)) return step;
+    const running = this.running.get(step.id);
+    if (running) return running;
+    const claimed = await this.journal.claim(step.id);
+    if (!claimed) return this.journal.get(step.id) ?? step;
+    return this.track(claimed.id, () => this.driveEntry(claimed, cluster, false, options));
+  }
+
+  /**
+   * Resumes the open entries nobody drives (their process died or gave up): each is claimed, then asked about with
+   * its trigger id and driven to its outcome. Steps of a rescale are resumed through their rescale.
+   */
+  async resumeOrphans(options: DriveOptions = {}): Promise<StoredJournalEntry[]> {
+    const resumed = new Map<string, Promise<StoredJournalEntry>>();
+    for (const orphan of this.journal.orphans()) {
+      const top = this.rootOf(orphan);
+      if (resumed.has(top.id) || this.running.has(top.id)) continue;
+      const cluster = this.deps.clusterOfEntry(top);
+      if (!cluster) continue;
+      const claimed = await this.journal.claim(top.id);
+      if (!claimed) continue;
+      resumed.set(top.id, this.track(claimed.id, () => this.driveEntry(claimed, cluster, false, options)));
+    }
+    return Promise.all(resumed.values());
+  }
+
+  /** The open rescale a step belongs to (which drives it), else the entry itself. */
+  private rootOf(entry: StoredJournalEntry): StoredJournalEntry {
+    const parent = entry.parentId !== null ? this.journal.get(entry.parentId) : undefined;
+    return parent && isOpen(parent.state) ? this.rootOf(parent) : entry;
+  }
+
+  /** The app: resume now and then, so an entry left by a killed CLI is settled while the app runs. */
+  startBackground(intervalMs = 15_000): void {
+    const tick = () => void this.resumeOrphans().catch(() => undefined);
+    tick();
+    this.background = setInterval(tick, intervalMs);
+    this.background.unref?.();
+  }
+
+  /** Stops resuming; entries being driven keep their lease until it lapses, then the next process resumes them. */
+  close(): void {
+    if (this.background) clearInterval(this.background);
+  }
+
+  // --- reading ------------------------------------------------------------------------------------------------
+
+  /** The facts a job's Operations area shows. */
+  async operationsContext(clusterId: string, jobId: string): Promise<OperationsContext> {
+    requireJobId(jobId);
+    const cluster = this.deps.cluster(clusterId);
+    const facts = await readClusterFacts(cluster.client, jobId);
+    const keyed = keyedVertexIds(facts.details);
+    const guess = await this.defaultProgram(facts, jobId);
+    const open = this.journal.list({ clusterId }).find((e) => isOpen(e.state) && e.parentId === null && (e.jobId === jobId || e.newJobId === jobId));
+    return {
+      clusterId,
+      jobId,
+      jobName: facts.details.name,
+      jobState: facts.details.state,
+      flinkVersion: facts.flinkVersion,
+      savepointDirectory: savepointDirectory(facts),
+      scheduler: schedulerOf(facts),
+      vertices: facts.details.vertices.map((v) => ({
+        id: v.id,
+        name: v.name,
+        parallelism: v.parallelism,
+        maxParallelism: v.maxParallelism ?? facts.details.maxParallelism ?? null,
+        keyed: keyed.has(v.id),
+      })),
+      slots: { total: facts.slots.total, available: facts.slots.available, usedByJob: slotsUsedByJob(facts.details) },
+      jars: (facts.jars ?? []).map((j) => ({ id: j.id, name: j.name, uploaded: j.uploaded ?? 0, entryClasses: (j.entry ?? []).map((e) => e.name) })),
+      jarSubmissionUnavailable: jarSubmissionUnavailable(facts),
+      resubmitDefaults: {
+        program: guess.program,
+        parallelism: facts.jobParallelism ?? Math.max(1, ...facts.details.vertices.map((v) => v.parallelism)),
+        source: guess.source,
+      },
+      inFlight: open ? publicEntry(open) : null,
+    };
+  }
+
+  /** The program the console last ran this job (or an earlier run of it) with, else a guess from the cluster. */
+  private async defaultProgram(facts: ClusterFacts, jobId: string): Promise<{ program: JarProgram | null; source: string }> {
+    const submitted = this.journal.list({}).find((e) => e.newJobId === jobId && e.params.program);
+    return guessProgram(facts, submitted?.params.program ?? null);
+  }
+
+  /** The rescale plan; measured load comes from the history when the job is watched, else from two live samples. */
+  async planRescale(clusterId: string, jobId: string, request: { parallelism: number | Record<string, number>; hotKeys?: HotKeyLoad[]; route?: 'adaptive' | 'savepoint' }): Promise<RescalePlan> {
+    requireJobId(jobId);
+    const cluster = this.deps.cluster(clusterId);
+    const facts = await readClusterFacts(cluster.client, jobId);
+    // Asked for explicitly: measure again (the plan a rescale then starts with is this one).
+    return this.plan(cluster, facts, targetParallelism(facts, request?.parallelism), validateHotKeys(request?.hotKeys), request?.route, false);
+  }
+
+  /** The plan for a rescale; `reuse`: the one the user just saw, if it was made for the same request. */
+  private async plan(cluster: OperationsCluster, facts: ClusterFacts, target: Record<string, number>, hotKeys: HotKeyLoad[], route?: 'adaptive' | 'savepoint', reuse = true): Promise<RescalePlan> {
+    const key = JSON.stringify([cluster.id, facts.details.jid, target, hotKeys, route ?? null]);
+    const cached = this.plans.get(key);
+    const now = this.clock.now();
+    if (reuse && cached && now - cached.createdAt < PLAN_REUSE_MS) return cached;
+    const keyed = [...keyedVertexIds(facts.details)];
+    const load = await observeLoad({
+      history: this.deps.history,
+      client: cluster.client,
+      clusterId: cluster.id,
+      jobId: facts.details.jid,
+      vertexIds: keyed,
+      metricsFetchIntervalMs: await cluster.metricsFetchIntervalMs(),
+      clock: this.clock,
+    });
+    const plan = buildRescalePlan({ clusterId: cluster.id, facts, target, hotKeys, load, route, now: this.clock.now() });
+    this.plans.set(key, plan);
+    return plan;
+  }
+
+  /** What a finished rescale's plan predicted beside the load measured on the job now. */
+  async rescaleOutcome(entryId: string): Promise<RescaleOutcome> {
+    const entry = this.journal.get(entryId);
+    if (!entry || entry.kind !== 'rescale' || !entry.plan) throw new EngineError('not-found', `No rescale with trigger id ${entryId} in the journal.`);
+    if (entry.state !== 'succeeded') throw new EngineError('invalid-input', `The rescale ${entryId} has not succeeded (${entry.state}): there is nothing to compare yet.`);
+    const jobId = entry.newJobId ?? entry.jobId!;
+    const cluster = this.deps.clusterOfEntry(entry);
+    if (!cluster) throw new EngineError('not-found', `The cluster of this rescale (${entry.clusterName}) is not known here.`);
+    const plan = entry.plan;
+    const load = await observeLoad({
+      history: this.deps.history,
+      client: cluster.client,
+      clusterId: cluster.id,
+      jobId,
+      vertexIds: plan.vertices.map((v) => v.vertexId),
+      metricsFetchIntervalMs: await cluster.metricsFetchIntervalMs(),
+      clock: this.clock,
+      since: entry.finishedAt ?? undefined,
+    });
+    return {
+      entryId,
+      plan,
+      jobId,
+      measuredAt: this.clock.now(),
+      load: { source: load.source, from: load.from, to: load.to, samples: load.samples },
+      vertices: plan.vertices.map((v) => {
+        const observed = load.vertices.get(v.vertexId);
+        const values = observed ? Array.from(observed.recordsInPerSecond) : null;
+        return {
+          vertexId: v.vertexId,
+          vertexName: v.vertexName,
+          parallelism: observed?.parallelism ?? v.to,
+          predicted: v.after,
+          observed: values && values.some(Number.isFinite) ? loadFigures(values.map((r) => (Number.isFinite(r) ? r : 0))) : null,
+          subtasks: Array.from({ length: Math.max(v.to, values?.length ?? 0) }, (_, s) => ({
+            subtask: s,
+            predicted: v.predicted[s]?.recordsPerSecond ?? null,
+            observed: values && Number.isFinite(values[s]) ? values[s] : null,
+          })),
+        };
+      }),
+    };
+  }
+}
+
+function requireJobId(jobId: unknown): asserts jobId is string {
+  if (typeof jobId !== 'string' || !/^[0-9a-f]{32}$/.test(jobId)) throw new EngineError('invalid-input', `"${String(jobId)}" is not a Flink job id (32 hex characters).`);
+}
+
+function checkFormat(format: unknown): 'canonical' | 'native' {
+  if (format === undefined) return 'canonical';
+  if (format !== 'canonical' && format !== 'native') throw new EngineError('invalid-input', `The savepoint format is canonical or native, not "${String(format)}".`);
+  return format;
+}
+
+function checkProgram(program: JarProgram, facts: Pick<ClusterFacts, 'jars'>): void {
+  const jar = facts.jars?.find((j) => j.id === program.jarId);
+  if (!jar) {
+    const known = (facts.jars ?? []).map((j) => `${j.id} (${j.name})`).join(', ') || 'none';
+    throw new EngineError('invalid-input', `The cluster has no jar "${program.jarId}". Uploaded jars: ${known}.`);
+  }
+}

@@ -1,0 +1,254 @@
+import { endpoints } from '../flink-rest/endpoints.ts';
+import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
+import { describeFailure } from './failure-cause.ts';
+import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
+import type { StoredJournalEntry } from './journal.ts';
+import { resourceRequirementsBody } from './request-bodies.ts';
+
+/**
+ * Rescale, two routes.
+ *
+ * Adaptive scheduler: `PUT /jobs/:jobid/resource-requirements` (every vertex's bounds, the upper bound at the
+ * target), then watch `GET /jobs/:jobid` until each vertex runs at its target. Phases `request` → `watch`; a resumed
+ * `request` is resolved by reading the requirements back.
+ *
+ * Otherwise, through a savepoint: stop-with-savepoint (no drain), then resubmit the program from that savepoint at
+ * the new parallelism. Each step is its own journal entry (ids fixed when the rescale was written), so a resume
+ * continues exactly where the steps stand and neither can happen twice. Phases `stop` → `resubmit`.
+ */
+
+const TERMINAL = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
+
+export async function driveRescale(entry: StoredJournalEntry, ctx: DriverContext, fresh: boolean): Promise<StoredJournalEntry> {
+  return entry.params.route === 'savepoint' ? driveSavepointRoute(entry, ctx) : driveAdaptive(entry, ctx, fresh);
+}
+
+function describeTarget(target: Record<string, number>): string {
+  const values = [...new Set(Object.values(target))];
+  return values.length === 1 ? `parallelism ${values[0]}` : `parallelism ${Object.values(target).join('/')}`;
+}
+
+async function driveAdaptive(entry: StoredJournalEntry, ctx: DriverContext, fresh: boolean): Promise<StoredJournalEntry> {
+  const progress = new Progress(entry, ctx);
+  if (progress.current.phase === 'request') {
+    if (fresh) await request(progress, ctx);
+    else await resolveDelivery(progress, ctx);
+  }
+  if (progress.current.phase === 'watch' && !ctx.options.stopWhenAccepted) await watch(progress, ctx);
+  return progress.current;
+}
+
+async function request(progress: Progress, ctx: DriverContext): Promise<void> {
+  const entry = progress.current;
+  const target = entry.params.parallelism!;
+  let sent = 0;
+  try {
+    sent++;
+    const current = await ctx.client.request(operationEndpoints.resourceRequirements, { jobid: entry.jobId! });
+    sent++;
+    await ctx.client.request(operationEndpoints.updateResourceRequirements, { jobid: entry.jobId! }, undefined, { body: resourceRequirementsBody(current, target) });
+  } catch (error) {
+    rethrowUnexpected(error);
+    const requests = { ...entry.requests, trigger: entry.requests.trigger + sent };
+    if (isRefusal(error)) {
+      const cause = describeFailure(messageOf(error));
+      await progress.write({
+        state: 'failed',
+        requests,
+        progress: null,
+        failure: `The cluster refused the new resource requirements: ${cause.words} (Only the adaptive scheduler, jobmanager.scheduler: adaptive, rescales this way.)`,
+        failureDetail: messageOf(error),
+      });
+      return;
+    }
+    await progress.write({ requests, progress: `No clear answer (${messageOf(error)}): reading the job's resource requirements back.` });
+    await resolveDelivery(progress, ctx);
+    return;
+  }
+  const requests = { ...entry.requests, trigger: entry.requests.trigger + sent };
+  await progress.write({ state: 'in-progress', phase: 'watch', requests, progress: `Requirements set: waiting for the job to run at ${describeTarget(target)}.` });
+}
+
+/** Are the requirements ours? Then the PUT arrived. Still the old ones after the grace: it never did. */
+async function resolveDelivery(progress: Progress, ctx: DriverContext): Promise<void> {
+  const entry = progress.current;
+  const target = entry.params.parallelism!;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      progress.polls++;
+      const current = await ctx.client.request(operationEndpoints.resourceRequirements, { jobid: entry.jobId! });
+      progress.reachable();
+      if (Object.entries(target).every(([id, p]) => current[id]?.parallelism.upperBound === p)) {
+        await progress.write({ state: 'in-progress', phase: 'watch', progress: `The cluster has the new requirements: waiting for ${describeTarget(target)}.` });
+        return;
+      }
+      if (ctx.clock.now() >= entry.createdAt + ctx.settings.deliveryGraceMs) {
+        await progress.write({ state: 'not-started', progress: null, failure: 'Not started: the new resource requirements never reached the cluster (it still has the old ones). Nothing changed.' });
+        return;
+      }
+    } catch (error) {
+      rethrowUnexpected(error);
+      if (isNotFound(error)) {
+        await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the cluster no longer knows job ${entry.jobId}.` });
+        return;
+      }
+      if (progress.unreachable()) {
+        await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the cluster at ${entry.clusterUrl} has not answered for ${formatMinutes(progress.unreachableForMs())} (${messageOf(error)}).` });
+        return;
+      }
+    }
+    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+  }
+}
+
+/**
+ * Until every vertex runs at its target with all tasks RUNNING. The adaptive scheduler rescales when it has the
+ * slots (and, from Flink 1.20, at a checkpoint): short of slots the job runs lower, which ends the watch as a
+ * failure that says so (the requirements stay, and the job scales up when slots free up).
+ */
+async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
+  const started = ctx.clock.now();
+  const target = progress.current.params.parallelism!;
+  for (let attempt = 0; ; attempt++) {
+    const entry = progress.current;
+    let details;
+    try {
+      progress.polls++;
+      details = await ctx.client.request(endpoints.jobDetails, { jobid: entry.jobId! });
+      progress.reachable();
+    } catch (error) {
+      rethrowUnexpected(error);
+      if (isNotFound(error) || progress.unreachable()) {
+        await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the requirements were set, then the cluster ${isNotFound(error) ? 'stopped listing the job' : `stopped answering (${messageOf(error)})`}.` });
+        return;
+      }
+      await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+      continue;
+    }
+    const reached = details.vertices.every((v) => v.parallelism === (target[v.id] ?? v.parallelism) && v.status === 'RUNNING');
+    if (details.state === 'RUNNING' && reached) {
+      await progress.write({ state: 'succeeded', progress: null });
+      return;
+    }
+    if (TERMINAL.has(details.state)) {
+      await progress.write({ state: 'failed', progress: null, failure: `The job ended ${details.state} while rescaling.` });
+      return;
+    }
+    const now = details.vertices.map((v) => v.parallelism).join('/');
+    if (ctx.clock.now() - started >= ctx.settings.watchTimeoutMs) {
+      let slots = '';
+      try {
+        const overview = await ctx.client.request(endpoints.overview);
+        slots = ` The cluster has ${overview['slots-available']} free slot${overview['slots-available'] === 1 ? '' : 's'} of ${overview['slots-total']}.`;
+      } catch {
+        // the reason stays without the slot count
+      }
+      await progress.write({
+        state: 'failed',
+        progress: null,
+        failure:
+          `After ${formatMinutes(ctx.clock.now() - started)} the job runs at ${now} (${details.state}), not the requested ${describeTarget(target)}.${slots} ` +
+          'The requirements stay set: the adaptive scheduler scales up once the slots are there.',
+      });
+      return;
+    }
+    await progress.maybeWrite({ progress: `The job is ${details.state} at ${now}: waiting for ${describeTarget(target)}.` });
+    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+  }
+}
+
+/** The steps, each an entry of its own; the parent follows them and ends with the last step's outcome. */
+async function driveSavepointRoute(entry: StoredJournalEntry, ctx: DriverContext): Promise<StoredJournalEntry> {
+  const progress = new Progress(entry, ctx);
+  const params = entry.params;
+  if (progress.current.phase === 'stop') {
+    const stop = await ctx.drive(
+      ctx.journal.get(params.stopTriggerId!) ??
+        stepEntry(progress.current, params.stopTriggerId!, 'stop', 'trigger', { targetDirectory: params.targetDirectory, format: params.format, drain: false }),
+    );
+    if (stop.state === 'pending' || stop.state === 'in-progress') return progress.current; // still running elsewhere or --no-wait
+    if (stop.state !== 'succeeded' || !stop.resultPath) {
+      await progress.write({
+        state: stop.state === 'unknown' ? 'unknown' : 'failed',
+        progress: null,
+        failure: `The stop-with-savepoint did not succeed, so nothing was resubmitted: ${stop.failure ?? stop.state}`,
+        failureDetail: stop.failureDetail,
+      });
+      return progress.current;
+    }
+    await progress.write({
+      phase: 'resubmit',
+      state: 'in-progress',
+      resultPath: stop.resultPath,
+      progress: `Stopped with savepoint ${stop.resultPath}: resubmitting at parallelism ${params.jobParallelism}.`,
+    });
+  }
+  if (progress.current.phase === 'resubmit') {
+    const current = progress.current;
+    const resubmit = await ctx.drive(
+      ctx.journal.get(params.resubmitTriggerId!) ??
+        stepEntry(current, params.resubmitTriggerId!, 'resubmit', 'submit', {
+          program: params.program,
+          savepointPath: current.resultPath!,
+          jobParallelism: params.jobParallelism,
+          allowNonRestoredState: false,
+          newJobId: params.newJobId,
+        }),
+    );
+    if (resubmit.state === 'pending' || resubmit.state === 'in-progress') return progress.current;
+    await progress.write({
+      state: resubmit.state,
+      newJobId: resubmit.newJobId,
+      progress: null,
+      failure:
+        resubmit.state === 'succeeded'
+          ? null
+          : `Stopped with savepoint ${current.resultPath}, but the resubmit did not succeed: ${resubmit.failure ?? resubmit.state} Resubmit from that savepoint by hand.`,
+      failureDetail: resubmit.failureDetail,
+    });
+  }
+  return progress.current;
+}
+
+/** A step of a rescale: a journal entry of its own, with the parent's cluster and job. */
+function stepEntry(
+  parent: StoredJournalEntry,
+  id: string,
+  kind: 'stop' | 'resubmit',
+  phase: string,
+  params: StoredJournalEntry['params'],
+): NewStep {
+  return {
+    id,
+    kind,
+    state: 'pending',
+    phase,
+    clusterId: parent.clusterId,
+    clusterName: parent.clusterName,
+    clusterUrl: parent.clusterUrl,
+    jobId: parent.jobId,
+    jobName: parent.jobName,
+    params,
+    createdAt: 0,
+    updatedAt: 0,
+    finishedAt: null,
+    progress: null,
+    resultPath: null,
+    newJobId: null,
+    failure: null,
+    failureDetail: null,
+    origin: parent.origin,
+    parentId: parent.id,
+    requests: { trigger: 0, poll: 0 },
+    plan: null,
+    lease: null,
+    isNewStep: true,
+  };
+}
+
+/** A step not yet in the journal: the driver writes it (stamped with the time) before running it. */
+export type NewStep = Omit<StoredJournalEntry, 'lease'> & { lease: null; isNewStep: true };
+
+export function isNewStep(entry: StoredJournalEntry | NewStep): entry is NewStep {
+  return (entry as NewStep).isNewStep === true;
+}

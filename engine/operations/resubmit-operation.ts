@@ -1,0 +1,152 @@
+import { endpoints } from '../flink-rest/endpoints.ts';
+import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
+import type { FlinkRestClient } from '../flink-rest/client.ts';
+import { describeFailure } from './failure-cause.ts';
+import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
+import type { StoredJournalEntry } from './journal.ts';
+import { jarRunBody } from './request-bodies.ts';
+
+/**
+ * Resubmit: `POST /jars/:jarid/run` (from a savepoint, at a parallelism) with a job id chosen before the request,
+ * then follow the new job until every task runs. Phases: `submit` → `watch`. A resumed `submit` is resolved by
+ * asking for that job id: Flink never runs two jobs with one id, so nothing can start twice.
+ */
+
+const TERMINAL = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
+/** Running a jar builds the job graph on the JobManager, which can take far longer than a request timeout. */
+const RUN_DELIVERY_GRACE_MS = 120_000;
+
+export async function driveResubmit(entry: StoredJournalEntry, ctx: DriverContext, fresh: boolean): Promise<StoredJournalEntry> {
+  const progress = new Progress(entry, ctx);
+  if (progress.current.phase === 'submit') {
+    if (fresh) await submit(progress, ctx);
+    else await resolveDelivery(progress, ctx, null);
+  }
+  if (progress.current.phase === 'watch' && !ctx.options.stopWhenAccepted) await watch(progress, ctx);
+  return progress.current;
+}
+
+async function submit(progress: Progress, ctx: DriverContext): Promise<void> {
+  const entry = progress.current;
+  const program = entry.params.program!;
+  const requests = { ...entry.requests, trigger: entry.requests.trigger + 1 };
+  try {
+    const { jobid } = await ctx.client.request(operationEndpoints.runJar, { jarid: program.jarId }, undefined, { body: jarRunBody(program, entry.params) });
+    await progress.write({ state: 'in-progress', phase: 'watch', requests, newJobId: jobid, progress: `Job ${jobid} submitted: waiting for its tasks to run.` });
+  } catch (error) {
+    rethrowUnexpected(error);
+    if (isRefusal(error)) {
+      const cause = describeFailure(messageOf(error));
+      await progress.write({ state: 'failed', requests, progress: null, failure: `The cluster refused to run the jar: ${cause.words}`, failureDetail: messageOf(error) });
+      return;
+    }
+    await progress.write({ requests, progress: `No clear answer to the run request (${messageOf(error)}): asking for job ${entry.params.newJobId}.` });
+    await resolveDelivery(progress, ctx, messageOf(error));
+  }
+}
+
+/** Is the job with our id there? Yes: it was submitted. Still not after the grace: it never was. */
+async function resolveDelivery(progress: Progress, ctx: DriverContext, submitError: string | null): Promise<void> {
+  const entry = progress.current;
+  const jobId = entry.params.newJobId!;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      progress.polls++;
+      await ctx.client.request(operationEndpoints.jobStatus, { jobid: jobId });
+      await progress.write({ state: 'in-progress', phase: 'watch', newJobId: jobId, progress: `Job ${jobId} was submitted: waiting for its tasks to run.` });
+      return;
+    } catch (error) {
+      rethrowUnexpected(error);
+      if (isNotFound(error)) {
+        progress.reachable();
+        if (ctx.clock.now() >= entry.createdAt + Math.max(ctx.settings.deliveryGraceMs, RUN_DELIVERY_GRACE_MS)) {
+          await progress.write(
+            submitError
+              ? { state: 'failed', progress: null, failure: `The jar run failed (${submitError}) and no job ${jobId} exists.`, failureDetail: submitError }
+              : { state: 'not-started', progress: null, failure: `Not started: the run request never reached the cluster (it has no job ${jobId}). Nothing was submitted.` },
+          );
+          return;
+        }
+      } else if (progress.unreachable()) {
+        await progress.write({
+          state: 'unknown',
+          progress: null,
+          failure: `Outcome unknown: the cluster at ${entry.clusterUrl} could not be asked about job ${jobId} for ${formatMinutes(progress.unreachableForMs())} (${messageOf(error)}).`,
+        });
+        return;
+      }
+    }
+    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+  }
+}
+
+/** The reason a job failed, from its exception history or (a failed restore leaves that empty) its execution result. */
+export async function jobFailureCause(client: FlinkRestClient, jobId: string): Promise<{ words: string; detail: string }> {
+  try {
+    const result = await client.request(operationEndpoints.jobExecutionResult, { jobid: jobId });
+    const trace = result['job-execution-result']?.['failure-cause']?.['stack-trace'];
+    if (trace) return describeFailure(trace);
+  } catch {
+    // fall through to the exception history
+  }
+  try {
+    const exceptions = await client.request(operationEndpoints.jobExceptions, { jobid: jobId }, { maxExceptions: '1' });
+    const trace = exceptions.exceptionHistory?.entries[0]?.stacktrace ?? exceptions['root-exception'] ?? undefined;
+    if (trace) return describeFailure(trace);
+  } catch {
+    // no cause available
+  }
+  return { words: 'The cluster gives no reason.', detail: '' };
+}
+
+async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
+  const started = ctx.clock.now();
+  for (let attempt = 0; ; attempt++) {
+    const entry = progress.current;
+    const jobId = entry.newJobId ?? entry.params.newJobId!;
+    let details;
+    try {
+      progress.polls++;
+      details = await ctx.client.request(endpoints.jobDetails, { jobid: jobId });
+      progress.reachable();
+    } catch (error) {
+      rethrowUnexpected(error);
+      if (isNotFound(error) || progress.unreachable()) {
+        await progress.write({
+          state: 'unknown',
+          progress: null,
+          failure: `Outcome unknown: job ${jobId} was submitted, then the cluster ${isNotFound(error) ? 'stopped listing it' : `stopped answering (${messageOf(error)})`}.`,
+        });
+        return;
+      }
+      await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+      continue;
+    }
+    if (details.state === 'RUNNING' && details.vertices.every((v) => v.status === 'RUNNING')) {
+      await progress.write({ state: 'succeeded', newJobId: jobId, progress: null });
+      return;
+    }
+    if (TERMINAL.has(details.state)) {
+      const cause = details.state === 'FAILED' ? await jobFailureCause(ctx.client, jobId) : { words: '', detail: '' };
+      await progress.write({
+        state: 'failed',
+        newJobId: jobId,
+        progress: null,
+        failure: `Job ${jobId} was submitted but ended ${details.state}${cause.words ? `: ${cause.words}` : '.'}`,
+        failureDetail: cause.detail || null,
+      });
+      return;
+    }
+    if (ctx.clock.now() - started >= ctx.settings.watchTimeoutMs) {
+      await progress.write({
+        state: 'failed',
+        newJobId: jobId,
+        progress: null,
+        failure: `Job ${jobId} was submitted but is still ${details.state} after ${formatMinutes(ctx.clock.now() - started)} (not every task runs: the cluster may lack slots).`,
+      });
+      return;
+    }
+    await progress.maybeWrite({ progress: `Job ${jobId} is ${details.state}: waiting for its tasks to run.` });
+    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+  }
+}

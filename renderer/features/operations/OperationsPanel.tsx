@@ -1,0 +1,146 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { ErrorInfo, JournalEntry, OperationKind, OperationsContext } from '../../../engine/contracts/engine-api';
+import { useEngine } from '../../app/engine';
+import type { ClusterRefresh } from '../../app/refreshSettings';
+import { ErrorBanner, PollErrorBanner } from '../../components/ErrorBanner';
+import { toErrorInfo } from '../../components/errors';
+import { Panel } from '../../components/Panel';
+import { usePolling } from '../../components/usePolling';
+import { testIds } from '../../testIds';
+import { CancelDialog } from './CancelDialog';
+import { OperationStatus } from './OperationStatus';
+import { isOpen, KIND_LABEL } from './operations';
+import { RescaleDialog } from './RescaleDialog';
+import { RescaleOutcomeView } from './RescaleOutcomeView';
+import { ResubmitDialog } from './ResubmitDialog';
+import { SavepointDialog } from './SavepointDialog';
+import { useJournalEntry } from './useStartOperation';
+
+const ACTIONS: Array<{ kind: OperationKind; label: string; needsRunning: boolean }> = [
+  { kind: 'savepoint', label: 'Savepoint…', needsRunning: true },
+  { kind: 'stop', label: 'Stop with savepoint…', needsRunning: true },
+  { kind: 'cancel', label: 'Cancel…', needsRunning: false },
+  { kind: 'rescale', label: 'Rescale…', needsRunning: true },
+  { kind: 'resubmit', label: 'Resubmit…', needsRunning: false },
+];
+
+const TERMINAL = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
+
+/**
+ * A job's Operations area: savepoint, stop, cancel, rescale and resubmit, each asked for, confirmed with its impact,
+ * and followed to its outcome. While an operation of the job is open (from this page, another window or the CLI),
+ * every button is disabled. It costs the cluster nothing until an action is opened: the job's state comes from the
+ * page, open operations from the journal, and the cluster's facts are read when a form opens.
+ */
+export function OperationsPanel({
+  clusterId,
+  jobId,
+  jobState,
+  refresh,
+  resubmitFrom,
+  onResubmitFromHandled,
+  onSettled,
+}: {
+  clusterId: string;
+  jobId: string;
+  /** The job's state as the page last read it; null until then. */
+  jobState: string | null;
+  refresh: ClusterRefresh;
+  /** A savepoint picked in the savepoints list: opens the resubmit form with it. */
+  resubmitFrom: string | null;
+  onResubmitFromHandled: () => void;
+  /** An operation started here ended. */
+  onSettled: () => void;
+}): ReactNode {
+  const { api } = useEngine();
+  const [tracked, setTracked] = useState<JournalEntry | null>(null);
+  const entry = useJournalEntry(tracked);
+  const [action, setAction] = useState<OperationKind | null>(null);
+  const [context, setContext] = useState<OperationsContext | null>(null);
+  const [contextError, setContextError] = useState<ErrorInfo | null>(null);
+  const mine = entry !== null && isOpen(entry);
+  // Open operations of this job started elsewhere (another window, the CLI): read from the journal, not the cluster.
+  const journal = usePolling<JournalEntry[]>(() => api.listJournal({ clusterId, jobId, limit: 20 }), mine ? null : refresh.intervalMs === null ? 5_000 : Math.min(refresh.intervalMs, 5_000), {
+    key: `${clusterId}/${jobId}`,
+    paused: refresh.paused,
+    refreshSignal: refresh.refreshSignal,
+  });
+  const elsewhere = journal.data?.find((e) => isOpen(e) && e.parentId === null && e.id !== entry?.id) ?? null;
+  const shown = entry ?? elsewhere;
+  const busy = mine || elsewhere !== null;
+  const openAction: OperationKind | null = resubmitFrom ? 'resubmit' : action;
+
+  const settled = entry !== null && !isOpen(entry);
+  useEffect(() => {
+    if (!settled) return;
+    journal.refresh();
+    onSettled();
+  }, [settled]);
+
+  // The cluster's facts for the form, read when it opens (a form shows what holds now).
+  useEffect(() => {
+    if (!openAction) return;
+    let live = true;
+    setContext(null);
+    setContextError(null);
+    api.getOperationsContext(clusterId, jobId).then(
+      (c) => live && setContext(c),
+      (e: unknown) => live && setContextError(toErrorInfo(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, clusterId, jobId, openAction]);
+
+  const onStarted = (started: JournalEntry) => {
+    setTracked(started);
+    setAction(null);
+    onResubmitFromHandled();
+  };
+  const close = () => {
+    setAction(null);
+    onResubmitFromHandled();
+  };
+
+  return (
+    <Panel title="Operations" poll={journal} testId={testIds.operations.panel} className="operations-panel">
+      <PollErrorBanner poll={journal} context="Reading the journal failed" />
+      <div className="operations-panel__actions" role="toolbar" aria-label="Operations">
+        {ACTIONS.map((a) => {
+          const state = jobState ?? '';
+          const disabled = jobState === null || busy || (a.needsRunning && state !== 'RUNNING') || (a.kind === 'cancel' && TERMINAL.has(state));
+          return (
+            <button
+              key={a.kind}
+              type="button"
+              className={`button button--small${openAction === a.kind ? ' button--primary' : ''}`}
+              disabled={disabled}
+              title={busy ? 'An operation of this job is in flight' : a.needsRunning && state !== 'RUNNING' ? `The job is ${state || 'not known yet'}` : undefined}
+              onClick={() => setAction(openAction === a.kind ? null : a.kind)}
+              data-testid={testIds.operations.action(a.kind)}
+            >
+              {a.label}
+            </button>
+          );
+        })}
+      </div>
+      {elsewhere ? (
+        <p className="muted small">
+          A {KIND_LABEL[elsewhere.kind].toLowerCase()} of this job started from the {elsewhere.origin === 'cli' ? 'CLI' : 'app'} is in flight: the buttons wait for its outcome.
+        </p>
+      ) : null}
+      {openAction && !busy ? (
+        <div className="operations-panel__dialog" data-testid={testIds.operations.dialog}>
+          {contextError ? <ErrorBanner error={contextError} context="Reading what this job allows failed" /> : null}
+          {!context && !contextError ? <p className="muted">Reading the job and its cluster…</p> : null}
+          {context && (openAction === 'savepoint' || openAction === 'stop') ? <SavepointDialog key={openAction} context={context} kind={openAction} onStarted={onStarted} onClose={close} /> : null}
+          {context && openAction === 'cancel' ? <CancelDialog context={context} onStarted={onStarted} onClose={close} /> : null}
+          {context && openAction === 'rescale' ? <RescaleDialog context={context} onStarted={onStarted} onClose={close} /> : null}
+          {context && openAction === 'resubmit' ? <ResubmitDialog key={resubmitFrom ?? ''} context={context} savepointPath={resubmitFrom ?? ''} onStarted={onStarted} onClose={close} /> : null}
+        </div>
+      ) : null}
+      {shown ? <OperationStatus entry={shown} clusterId={clusterId} /> : null}
+      {shown?.kind === 'rescale' && shown.state === 'succeeded' ? <RescaleOutcomeView entry={shown} /> : null}
+    </Panel>
+  );
+}
