@@ -35,7 +35,7 @@ async function triggers(proc: ConsoleProcess): Promise<Array<{ triggerId: string
   return (await engineJson<{ triggers: Array<{ triggerId: string; started: boolean; kind: string }> }>(proc, '/local-engine/v1/async-operations')).triggers;
 }
 
-test('savepoint: the target is required where the cluster has no default; confirmed, sent once, its path copyable and journaled', async ({ app, consoleProcess, page }) => {
+test('savepoint: the cluster\'s default folder offered, another chosen; confirmed, sent once, its path copyable and journaled', async ({ app, consoleProcess, page }) => {
   const job = await engineJob(consoleProcess);
   const target = tempDir();
   const cluster = await app.openCluster('Local engine');
@@ -44,9 +44,10 @@ test('savepoint: the target is required where the cluster has no default; confir
   await ops.open();
 
   await ops.action('savepoint').click();
-  await expect(ops.dialog).toContainText('Required: this cluster has no default savepoint folder');
+  // The app runs its local engine with checkpoints: the cluster's savepoint folder is the default, said where from.
+  await expect(ops.dialog).toContainText("The cluster's default, from execution.checkpointing.savepoint-dir.");
   const submit = ops.dialog.getByRole('button', { name: 'Take savepoint…' });
-  await expect(submit).toBeDisabled();
+  await expect(submit).toBeEnabled();
   await ops.dialog.getByLabel('Target directory').fill(target);
   await ops.dialog.getByLabel('native').check();
   await submit.click();
@@ -109,6 +110,7 @@ test('stop with savepoint, then resubmit from it: confirmation names job, target
   expect(details.state).toBe('RUNNING');
   await newJob.click();
   await expect(page.getByTestId(testIds.jobGraph.state)).toHaveText('RUNNING');
+  await ops.open();
   await expect(ops.savepoints).toContainText(location);
 });
 
