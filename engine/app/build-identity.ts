@@ -2,8 +2,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root (engine/app is two folders below it; so is the Electron bundle in electron/dist). */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * The app's root: the nearest folder up with a package.json. Found, not counted: this file runs from engine/app in
+ * the repository and bundled into electron/dist/ or electron/dist/engine/ (the desktop app and its local engine).
+ */
+const ROOT = rootOf(path.dirname(fileURLToPath(import.meta.url)));
+
+function rootOf(start: string): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(start, '../..');
+  }
+}
 
 /** Which console this is: its version (package.json) and when `npm run build` built it. */
 export interface BuildIdentity {
