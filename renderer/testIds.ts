@@ -64,6 +64,13 @@ export const testIds = {
     notRunning: 'job-not-running',
     tabs: 'job-tabs',
     vertexNoRates: 'vertex-no-rates',
+    refreshCost: 'job-refresh-cost',
+  },
+  vertexList: {
+    panel: 'vertex-list',
+    table: 'vertex-list-table',
+    count: 'vertex-list-count',
+    row: (vertexId: string) => `vertex-list-row-${vertexId}`,
   },
   exceptions: {
     panel: 'exceptions-panel',
@@ -76,6 +83,7 @@ export const testIds = {
     panel: 'subtasks-panel',
     table: 'subtasks-table',
     row: (index: number) => `subtask-row-${index}`,
+    count: 'subtasks-count',
   },
   taskManagers: {
     panel: 'taskmanagers-panel',

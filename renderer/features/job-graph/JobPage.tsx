@@ -1,4 +1,4 @@
-import { useCallback, type ReactNode } from 'react';
+import { useCallback, useRef, type ReactNode } from 'react';
 import type { JobGraph } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import { useClusterRefresh } from '../../app/refreshSettings';
@@ -7,7 +7,7 @@ import { hrefFor } from '../../app/useHashRoute';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { isNotFound } from '../../components/errors';
-import { formatDuration } from '../../components/format';
+import { formatBytes, formatDuration, formatMillis } from '../../components/format';
 import { Freshness } from '../../components/Freshness';
 import { RefreshControl } from '../../components/RefreshControl';
 import { StateBadge } from '../../components/StateBadge';
@@ -20,9 +20,10 @@ import { useClusterFloor } from '../overview/useClusterFloor';
 import { SubtasksPanel } from '../subtasks/SubtasksPanel';
 import { ExportSubtasksButton } from './ExportSubtasksButton';
 import { KafkaPanel } from '../kafka/KafkaPanel';
-import { JobGraphCanvas } from './JobGraphCanvas';
+import { JobGraphCanvas, type JobGraphControl } from './JobGraphCanvas';
 import { notRunningNotice } from './notRunning';
 import { useGraphLayout } from './useGraphLayout';
+import { VertexList } from './VertexList';
 
 const JOB_TAB_LABELS: Record<JobTab, string> = { graph: 'Graph', exceptions: 'Exceptions', kafka: 'Kafka' };
 
@@ -66,6 +67,8 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab = 'graph'
   );
   const gone = isNotFound(poll.error);
   const selected = graph?.vertices.find((v) => v.id === vertexId) ?? null;
+  const graphControl = useRef<JobGraphControl>(null);
+  const onZoomTo = useCallback((id: string) => graphControl.current?.zoomTo(id), []);
 
   return (
     <div className="job-page" data-testid={testIds.jobGraph.page}>
@@ -84,7 +87,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab = 'graph'
           <code className="mono small" title="Job ID">
             {jobId}
           </code>
-          {graph ? <JobFacts graph={graph} fetchedAt={poll.updatedAt} /> : null}
+          {graph ? <JobFacts graph={graph} fetchedAt={poll.updatedAt} refreshMs={poll.durationMs} /> : null}
           <Freshness updatedAt={poll.updatedAt} loading={poll.loading} stale={poll.stale} />
         </div>
         <RefreshControl refresh={refresh} />
@@ -146,6 +149,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab = 'graph'
               {graph && layout ? (
                 <JobGraphCanvas
                   key={structureKey ?? ''}
+                  ref={graphControl}
                   graph={graph}
                   layout={layout}
                   selectedVertexId={vertexId}
@@ -162,6 +166,12 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab = 'graph'
               )}
             </section>
           </ErrorBoundary>
+
+          {graph && layout ? (
+            <ErrorBoundary panel="The vertex list" resetKey={`${clusterId}/${jobId}/vertices`}>
+              <VertexList graph={graph} selectedVertexId={vertexId} onSelect={onSelectVertex} onZoomTo={onZoomTo} />
+            </ErrorBoundary>
+          ) : null}
 
           {vertexId ? (
             <ErrorBoundary panel="The subtasks table" resetKey={vertexId}>
@@ -183,7 +193,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab = 'graph'
   );
 }
 
-function JobFacts({ graph, fetchedAt }: { graph: JobGraph; fetchedAt: number | null }): ReactNode {
+function JobFacts({ graph, fetchedAt, refreshMs }: { graph: JobGraph; fetchedAt: number | null; refreshMs: number | null }): ReactNode {
   const now = useNow();
   const duration = liveDuration({ durationMs: graph.durationMs, endTime: null, state: graph.state }, fetchedAt, now);
   const failedMetrics = graph.vertices.filter((v) => v.metricsUnavailable !== undefined && v.metricsFetchedAt === undefined).length;
@@ -196,8 +206,10 @@ function JobFacts({ graph, fetchedAt }: { graph: JobGraph; fetchedAt: number | n
         {graph.vertices.length} vertices
         {graph.maxParallelism != null ? ` · max parallelism ${graph.maxParallelism}` : ''}
       </span>
-      <span title="REST requests the engine made to the cluster for this refresh">
-        <strong data-testid={testIds.jobGraph.requestCount}>{graph.requestCount}</strong> requests this refresh
+      <span title="This refresh's cost: REST requests the engine made to the cluster, what they answered, and how long the refresh took" data-testid={testIds.jobGraph.refreshCost}>
+        <strong data-testid={testIds.jobGraph.requestCount}>{graph.requestCount}</strong> requests
+        {graph.responseBytes != null ? ` · ${formatBytes(graph.responseBytes)}` : ''}
+        {refreshMs != null ? ` · ${formatMillis(refreshMs)}` : ''} this refresh
       </span>
       {graph.metricsSampling ? (
         <span

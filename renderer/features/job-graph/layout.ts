@@ -29,6 +29,8 @@ export interface GraphLayout {
   height: number;
   /** `elk`, or `fallback` when ELK could not run (the graph still shows, in simple columns). */
   engine: 'elk' | 'fallback';
+  /** Where ELK ran: its web worker, or the page when the worker could not start. */
+  thread?: 'worker' | 'page';
 }
 
 export type LayoutVertex = Pick<VertexView, 'id'>;
