@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import {
   BYTES_PER_RECORD,
   SLOTS_PER_TASKMANAGER,
@@ -213,4 +214,16 @@ function backPressure(job: SyntheticJob, vertex: SyntheticVertex, now: number): 
 
 function watermarks(job: SyntheticJob, vertex: SyntheticVertex, now: number): unknown {
   return subtasksOf(job, vertex).map((s, subtask) => ({ id: `${subtask}.currentInputWatermark`, value: String(now - s.watermarkLagMs) }));
+}
+
+/**
+ * `tsx engine/bench/synthetic-job-server.ts VERTICES PARALLELISM [FETCH_INTERVAL_MS]`: serves the job from a process
+ * of its own (the scale benchmark runs it at low CPU priority, as a cluster would run on other machines) and prints
+ * `synthetic job server: URL`.
+ */
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [vertices, parallelism, interval] = process.argv.slice(2).map(Number);
+  const server = await startSyntheticJobServer(vertices, { parallelism }, { metricsFetchIntervalMs: interval || undefined });
+  console.log(`synthetic job server: ${server.url}`);
+  process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 }

@@ -17,8 +17,9 @@ import { useTheme } from '../../app/theme';
 import { testIds } from '../../testIds';
 import { paintVertex } from './colors';
 import { markedHottest } from './graphFocus';
+import { sameVertex } from './sameVertex';
 import { FOCUS_ZOOM } from './levelOfDetail';
-import { VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './layout';
+import { LARGE_GRAPH_VERTICES, VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './layout';
 import { Legend } from './Legend';
 import { ShipEdge, type ShipFlowEdge } from './ShipEdge';
 import { VertexNode, type VertexFlowNode, type VertexMark } from './VertexNode';
@@ -69,6 +70,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
   const containerRef = useRef<HTMLDivElement>(null);
   const flow = useReactFlow();
 
+  const large = graph.vertices.length >= LARGE_GRAPH_VERTICES;
   const hottestId = useMemo(() => markedHottest(graph.vertices)?.id ?? null, [graph.vertices]);
   const onPath = useMemo(() => (highlightPath && highlightPath.length > 0 ? new Set(highlightPath) : null), [highlightPath]);
   const markOf = useCallback(
@@ -76,28 +78,45 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
     [focusVertexId, hottestId],
   );
 
-  const nodes = useMemo<VertexFlowNode[]>(
-    () =>
-      graph.vertices.map((vertex) => ({
+  // A vertex whose figures and marks did not change keeps its node object: a refresh re-renders only what moved.
+  const previousNodes = useRef(new Map<string, VertexFlowNode>());
+  const nodes = useMemo<VertexFlowNode[]>(() => {
+    const jobNotRunning = graph.state === 'RUNNING' ? null : graph.state;
+    const next = graph.vertices.map((vertex): VertexFlowNode => {
+      const data = {
+        vertex,
+        selected: vertex.id === selectedVertexId,
+        jobNotRunning,
+        mark: markOf(vertex.id),
+        dimmed: onPath !== null && !onPath.has(vertex.id),
+      };
+      const old = previousNodes.current.get(vertex.id);
+      if (
+        old &&
+        old.data.selected === data.selected &&
+        old.data.jobNotRunning === data.jobNotRunning &&
+        old.data.mark === data.mark &&
+        old.data.dimmed === data.dimmed &&
+        sameVertex(old.data.vertex, vertex)
+      ) {
+        return old;
+      }
+      return {
         id: vertex.id,
         type: 'vertex',
         position: layout.positions[vertex.id] ?? { x: 0, y: 0 },
-        data: {
-          vertex,
-          selected: vertex.id === selectedVertexId,
-          jobNotRunning: graph.state === 'RUNNING' ? null : graph.state,
-          mark: markOf(vertex.id),
-          dimmed: onPath !== null && !onPath.has(vertex.id),
-        },
+        data,
         width: VERTEX_WIDTH,
         height: VERTEX_HEIGHT,
         draggable: false,
         connectable: false,
         selectable: true,
         ariaLabel: `${vertex.name}, parallelism ${vertex.parallelism}, ${vertex.status}`,
-      })),
-    [graph.vertices, graph.state, layout, selectedVertexId, markOf, onPath],
-  );
+      };
+    });
+    previousNodes.current = new Map(next.map((node) => [node.id, node]));
+    return next;
+  }, [graph.vertices, graph.state, layout, selectedVertexId, markOf, onPath]);
 
   const edges = useMemo<ShipFlowEdge[]>(
     () =>
@@ -196,11 +215,12 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
         edgesFocusable={false}
         minZoom={0.05}
         maxZoom={2.5}
-        onlyRenderVisibleElements={graph.vertices.length > 60}
+        onlyRenderVisibleElements={large}
         attributionPosition="top-right"
         colorMode={theme}
       >
-        <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="var(--graph-dots)" />
+        {/* The dots move with every pan frame: a large graph is panned without repainting them. */}
+        {large ? null : <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="var(--graph-dots)" />}
         <Controls showInteractive={false} showFitView={false} position="bottom-left">
           <ControlButton onClick={onFitView} aria-label="Fit View" title="Fit view: the whole graph">
             <svg viewBox="0 0 16 16" aria-hidden="true">

@@ -61,6 +61,11 @@ async function pageElk(): Promise<Elk> {
   return { thread: 'page', layout: (graph) => elk.layout(graph) };
 }
 
+/** Starts loading ELK (and its worker) ahead of the first layout. */
+export function prepareLayout(): void {
+  loadElk().catch(() => undefined);
+}
+
 /** Lays the job graph out left to right, in the worker where it can; falls back to simple columns rather than failing. */
 export async function layoutJobGraph(vertices: readonly LayoutVertex[], edges: readonly EdgeView[]): Promise<GraphLayout> {
   const graph = buildElkGraph(vertices, edges);
