@@ -16,6 +16,7 @@ const SHOTS = [
   { files: ['local-engine-hot-tenant.png'], project: 'web', grep: 'hot-tenant scenario' },
   { files: ['theme-dark.png', 'theme-light.png'], project: 'web', grep: 'the job graph in both themes' },
   { files: ['job-graph.png'], project: 'flink', grep: 'from adding the cluster' },
+  { files: ['big-job-zoomed-out.png', 'big-job-zoomed-in.png'], project: 'web', grep: '200-vertex job' },
 ];
 
 let failed = false;

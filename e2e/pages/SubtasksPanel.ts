@@ -18,6 +18,18 @@ export class SubtasksPanel {
     await expect(this.rows).toHaveCount(count);
   }
 
+  row(index: number): Locator {
+    return this.page.getByTestId(testIds.subtasks.row(index));
+  }
+
+  /** Scrolls the table's own box so that row `position` (0-based, in the current order) is at its top. */
+  async scrollToPosition(position: number): Promise<void> {
+    await this.root.locator('.subtasks-scroll').evaluate((box, at) => {
+      const rowHeight = Number(box.querySelector('table')!.getAttribute('data-row-height'));
+      box.scrollTop = at * rowHeight;
+    }, position);
+  }
+
   async sortBy(column: string): Promise<void> {
     await this.table.getByRole('columnheader', { name: column }).getByRole('button').click();
   }
