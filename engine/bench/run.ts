@@ -95,3 +95,4 @@ runScript('Local engine: throughput at parallelism 1 and 4, memory per open requ
 runScript('Local engine: checkpoint and restore vs open requests in assemble', 'engine/bench/local-checkpoint.ts', [], ['--expose-gc']);
 runScript('Local engine: exactly-once at 1,000,000 events (plain, 5 kills, restores at 1/3/8/32, rescale) vs the oracle', 'engine/bench/local-checkpoint-proof.ts');
 runScript('Kafka: hot-key sampling throughput and the consumer-lag query for 1,000 partitions', 'engine/bench/kafka.ts');
+runScript('Big jobs in Chromium: 200 vertices × parallelism 4,096 and 20 × 1,024, the graph and the subtasks table (npm run bench:big-job)', 'engine/bench/big-job-ui.ts');
