@@ -17,6 +17,7 @@ const SHOTS = [
   { files: ['theme-dark.png', 'theme-light.png'], project: 'web', grep: 'the job graph in both themes' },
   { files: ['checkpoints-tab.png', 'checkpoint-detail.png', 'metrics-over-time.png'], project: 'web', grep: 'the Checkpoints tab of the hot-tenant job' },
   { files: ['job-graph.png'], project: 'flink', grep: 'from adding the cluster' },
+  { files: ['big-job-zoomed-out.png', 'big-job-zoomed-in.png'], project: 'web', grep: '200-vertex job' },
 ];
 
 let failed = false;

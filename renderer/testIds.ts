@@ -63,6 +63,13 @@ export const testIds = {
     notFound: 'job-not-found',
     notRunning: 'job-not-running',
     vertexNoRates: 'vertex-no-rates',
+    refreshCost: 'job-refresh-cost',
+  },
+  vertexList: {
+    panel: 'vertex-list',
+    table: 'vertex-list-table',
+    count: 'vertex-list-count',
+    row: (vertexId: string) => `vertex-list-row-${vertexId}`,
   },
   exceptions: {
     panel: 'exceptions-panel',
@@ -75,6 +82,7 @@ export const testIds = {
     panel: 'subtasks-panel',
     table: 'subtasks-table',
     row: (index: number) => `subtask-row-${index}`,
+    count: 'subtasks-count',
   },
   diagnosis: {
     finding: 'diagnosis-finding',

@@ -45,6 +45,19 @@ export class JobGraphPage {
     await expect(this.page.getByTestId(testIds.jobTabs.tab(id))).toHaveAttribute('aria-selected', 'true');
   }
 
+  /** The vertex list under the graph. */
+  get vertexList(): Locator {
+    return this.page.getByTestId(testIds.vertexList.panel);
+  }
+
+  vertexListRow(vertexId: string): Locator {
+    return this.page.getByTestId(testIds.vertexList.row(vertexId));
+  }
+
+  async findVertex(query: string): Promise<void> {
+    await this.vertexList.getByRole('searchbox', { name: 'Find a vertex by name' }).fill(query);
+  }
+
   async openSubtasks(vertexId: string): Promise<SubtasksPanel> {
     await this.vertex(vertexId).click();
     const panel = new SubtasksPanel(this.page);

@@ -175,7 +175,7 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const synthetic = await startSyntheticJobServer(200, { parallelism: 1024 });
+  const synthetic = await startSyntheticJobServer(200, { parallelism: 1024 }, { checkpoint: true });
   let template: JobSample;
   try {
     rows.push(await sampleCost('generated 200 vertices × 1,024', synthetic.url, synthetic.jobId));

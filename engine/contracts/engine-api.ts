@@ -144,6 +144,8 @@ export interface JobGraph {
   fetchedAt: number;
   /** Number of REST requests this refresh cost (shown to the curious, checked by the benchmark). */
   requestCount: number;
+  /** Bytes the cluster answered for this refresh (its cost, shown beside the request count). */
+  responseBytes?: number;
   /**
    * Present when the job has more running vertices than one refresh asks metrics for: how many were sampled this
    * refresh (in turns, so every vertex is sampled within a few refreshes) out of how many.

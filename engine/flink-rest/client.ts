@@ -2,10 +2,10 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 import tls from 'node:tls';
 import axios, { type AxiosInstance } from 'axios';
-import pLimit, { type LimitFunction } from 'p-limit';
 import type { z } from 'zod';
 import { bodyFailure, BodyDeadline, BodyTooLarge, EngineError, fromHttpStatus, fromRequestFailure, redirectRefused, tooLarge } from './errors.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, fillPath, type EndpointSpec } from './endpoints.ts';
+import { PriorityLimit, type RequestPriority } from './priority-limit.ts';
 
 export type ClientAuth =
   | { kind: 'none' }
@@ -41,6 +41,11 @@ export interface RequestOptions {
    * are not sent and requests in flight end, each with a `timeout` error.
    */
   signal?: AbortSignal;
+  /**
+   * `background` for what no page waits for (the history sampler): sent only when no page request waits, and never
+   * in the last free slot. @default 'page'
+   */
+  priority?: RequestPriority;
 }
 
 /** Redirects followed within the cluster's own origin (a proxy adding a slash, a moved path). */
@@ -78,7 +83,7 @@ export class FlinkRestClient {
   readonly stats: TrafficStats = { requests: 0, bytes: 0 };
   private readonly origin: string;
   private readonly http: AxiosInstance;
-  private readonly limit: LimitFunction;
+  private readonly limit: PriorityLimit;
   /** The deadline of one request. */
   readonly timeoutMs: number;
 
@@ -86,7 +91,7 @@ export class FlinkRestClient {
     this.baseUrl = parseClusterUrl(options.baseUrl);
     this.origin = new URL(this.baseUrl).origin;
     this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.limit = pLimit(options.maxConcurrency ?? 4);
+    this.limit = new PriorityLimit(options.maxConcurrency ?? 4);
     const auth = options.auth ?? { kind: 'none' };
     this.http = axios.create({
       baseURL: this.baseUrl,
@@ -112,7 +117,7 @@ export class FlinkRestClient {
   /** Sends one request described by `spec` and returns its validated body. */
   request<R>(spec: EndpointSpec<R>, params: Record<string, string> = {}, query?: Record<string, string>, options: RequestOptions = {}): Promise<R> {
     const endpoint = `${spec.method} ${spec.path}`;
-    return this.limit(async () => {
+    return this.limit.run(options.priority ?? 'page', async () => {
       if (options.signal?.aborted) {
         throw new EngineError('timeout', `${endpoint} on ${this.baseUrl} was not sent: the deadline of the refresh it belongs to passed while it waited its turn.`, { endpoint });
       }

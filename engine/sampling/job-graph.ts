@@ -90,6 +90,7 @@ export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, 
   return {
     ...graph,
     requestCount: tally.requests,
+    responseBytes: tally.bytes,
     ...(turns ? { metricsSampling: { sampled: sampled.size, of: running.length, maxPerRefresh: MAX_VERTEX_METRIC_REQUESTS } } : {}),
   };
 }

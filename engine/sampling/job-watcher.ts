@@ -8,6 +8,17 @@ import { CheckpointSync, type CheckpointSyncOptions } from './checkpoint-sync.ts
 import { eventsBetween } from './sample-events.ts';
 import { fetchJobSample, type FetchedSample } from './sample-job.ts';
 
+/**
+ * A sample that takes long (a job of 200 vertices × 4,096 subtasks answers hundreds of megabytes) is followed by a rest
+ * of at least twice its time: background sampling keeps the engine and the JobManager busy a third of the time at
+ * most, and the pages stay quick. Otherwise the next sample starts one interval after this one started.
+ */
+export const SAMPLE_REST_FACTOR = 2;
+
+export function nextSampleDelay(intervalMs: number, sampleMs: number): number {
+  return Math.max(0, intervalMs - sampleMs, SAMPLE_REST_FACTOR * sampleMs);
+}
+
 /** Flink's terminal job states: a job in one of these will not change again. */
 const TERMINAL_STATES = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
 
@@ -152,8 +163,9 @@ export class JobWatcher {
       state.inFlight = this.tick(clusterId, jobId, state).finally(() => (state.inFlight = undefined));
       void state.inFlight.then(async () => {
         if (state.stopped) return;
+        const busy = this.now() - started;
         const interval = await this.intervalOf(clusterId, jobId);
-        this.schedule(clusterId, jobId, state, Math.max(0, interval - (this.now() - started)));
+        this.schedule(clusterId, jobId, state, nextSampleDelay(interval, busy));
       });
     }, delayMs);
     state.timer.unref?.();

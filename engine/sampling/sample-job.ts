@@ -12,6 +12,8 @@ type Checkpoints = ResponseOf<typeof endpoints.jobCheckpoints>;
 /** Long.MIN_VALUE: Flink's "no watermark yet". */
 const NO_WATERMARK = -9223372036854775808;
 
+const BACKGROUND = { priority: 'background' } as const;
+
 /** Job states in which the vertices still have running subtasks worth asking about. */
 const SAMPLED_VERTEX_STATES = new Set(['RUNNING', 'FINISHED', 'CANCELING', 'FAILING', 'RESTARTING']);
 
@@ -51,10 +53,11 @@ export async function fetchJobSample(
   const bytesBefore = client.stats.bytes;
   // The time the sample was asked for: what the cluster answers describes that moment, however long it takes.
   const t = now();
-  const details = await client.request(endpoints.jobDetails, { jobid: jobId });
+  // Background work: a page's requests to the same cluster go first (see priority-limit.ts).
+  const details = await client.request(endpoints.jobDetails, { jobid: jobId }, undefined, BACKGROUND);
   const [vertices, checkpoints] = await Promise.all([
     Promise.all(details.vertices.map((v) => fetchVertex(client, jobId, v))),
-    client.request(endpoints.jobCheckpoints, { jobid: jobId }).catch(() => undefined),
+    client.request(endpoints.jobCheckpoints, { jobid: jobId }, undefined, BACKGROUND).catch(() => undefined),
   ]);
   const sample = toJobSample(clusterId, details, vertices, checkpoints, t);
   sample.requests = client.stats.requests - requestsBefore;
@@ -69,8 +72,8 @@ async function fetchVertex(client: FlinkRestClient, jobId: string, vertex: JobDe
   const params = { jobid: jobId, vertexid: vertex.id };
   try {
     const [details, watermarks] = await Promise.all([
-      client.request(endpoints.vertexDetails, params),
-      client.request(endpoints.vertexWatermarks, params).catch(() => [] as Watermarks),
+      client.request(endpoints.vertexDetails, params, undefined, BACKGROUND),
+      client.request(endpoints.vertexWatermarks, params, undefined, BACKGROUND).catch(() => [] as Watermarks),
     ]);
     return { details, watermarks };
   } catch (error) {

@@ -6,6 +6,7 @@ import {
   formatCount,
   formatDuration,
   formatInterval,
+  formatMillis,
   formatMsPerSecond,
   formatPercent,
   formatRate,
@@ -68,6 +69,15 @@ describe('formatBytes', () => {
 
   it('dashes missing values', () => {
     expect(formatBytes(undefined)).toBe(DASH);
+  });
+});
+
+describe('formatMillis', () => {
+  it('says a refresh\'s cost in ms under a second, in seconds above', () => {
+    expect(formatMillis(183.4)).toBe('183 ms');
+    expect(formatMillis(1420)).toBe('1.4 s');
+    expect(formatMillis(12_600)).toBe('13 s');
+    expect(formatMillis(null)).toBe('—');
   });
 });
 

@@ -74,6 +74,13 @@ export function formatMsPerSecond(value: number | null | undefined): string {
   return `${Math.round(value)} ms/s`;
 }
 
+/** A short duration in ms or s: `180 ms`, `1.4 s`, `12 s` (a refresh's cost). */
+export function formatMillis(ms: number | null | undefined): string {
+  if (ms == null || !Number.isFinite(ms)) return DASH;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
 /** How long ago something was fetched: `just now`, `12s ago`, `3m ago`, `2h ago`. */
 export function formatAgo(thenMs: number | null | undefined, nowMs: number): string {
   if (thenMs == null || !Number.isFinite(thenMs)) return 'never';

@@ -26,6 +26,8 @@ export interface PollState<T> {
   stale: boolean;
   /** The poller stopped on its own (see `stopWhen`). */
   halted: boolean;
+  /** How long the last successful fetch took, in ms: a refresh's cost, shown beside big jobs' figures. */
+  durationMs: number | null;
 }
 
 export interface PollerOptions {
@@ -37,7 +39,7 @@ export interface PollerOptions {
 }
 
 export function initialPollState<T>(): PollState<T> {
-  return { data: null, error: null, updatedAt: null, loading: false, stale: false, halted: false };
+  return { data: null, error: null, updatedAt: null, loading: false, stale: false, halted: false, durationMs: null };
 }
 
 export class Poller<T> {
@@ -128,13 +130,15 @@ export class Poller<T> {
     if (this.inFlight || !this.running) return;
     const generation = this.generation;
     this.inFlight = true;
-    this.lastStartedAt = this.env.now();
+    const startedAt = this.env.now();
+    this.lastStartedAt = startedAt;
     this.set({ loading: true });
     this.reschedule();
     try {
       const data = await this.fetcher();
       if (generation !== this.generation) return;
-      this.set({ data, error: null, updatedAt: this.env.now(), loading: false, stale: false });
+      const now = this.env.now();
+      this.set({ data, error: null, updatedAt: now, loading: false, stale: false, durationMs: now - startedAt });
     } catch (thrown) {
       if (generation !== this.generation) return;
       const error = toErrorInfo(thrown);

@@ -28,6 +28,7 @@ test('the job page names the throttle subtask that owns the hot tenant, against 
   const sentence = await diagnosis.waitForFinding('skew', 180_000);
   expect(sentence).toMatch(new RegExp(`^throttle subtask ${acme} is (saturated|busy) .*: data skew on the key\\. Source: events is back-pressured because of it\\.$`));
   await expect(graph.vertex(throttle)).toHaveAttribute('data-marked', 'true');
+  await diagnosis.openSkewTab();
   await expect.poll(() => diagnosis.hottestCell(), { timeout: 30_000 }).toBe(`${throttle}:${acme}`);
   await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/diagnosis-real-flink.png'), fullPage: true });
 });

@@ -4,6 +4,7 @@ import { assignKeyToParallelOperator } from '../../../engine/analysis/key-groups
 import { startLocalEngineProcess, type LocalEngineProcess } from '../../../engine/app/local-engine-process';
 import { testIds } from '../../../renderer/testIds';
 import { DiagnosisPanel } from '../../pages/DiagnosisPanel';
+import { SubtasksPanel } from '../../pages/SubtasksPanel';
 import type { JobGraphPage } from '../../pages/JobGraphPage';
 import type { ConsolePage } from '../../pages/ConsolePage';
 import { expect, test } from '../../support/console';
@@ -89,10 +90,10 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     // The evidence: the subtasks table sorted by busy time, the hot subtask first and marked.
     await diagnosis.evidence.click();
     await expect(page).toHaveURL(new RegExp(`vertex=${tenantCost.id}&sort=busyTimeMsPerSecond&subtask=${acme}$`));
-    const rows = page.getByTestId(testIds.subtasks.table).locator('tbody tr');
-    await expect(rows).toHaveCount(tenantCost.parallelism, { timeout: 30_000 });
-    await expect(rows.first()).toHaveAttribute('data-testid', testIds.subtasks.row(acme));
-    await expect(rows.first()).toHaveAttribute('data-marked', 'true');
+    const subtasks = new SubtasksPanel(page);
+    await subtasks.expectRows(tenantCost.parallelism);
+    await expect(subtasks.rows.first()).toHaveAttribute('data-testid', testIds.subtasks.row(acme));
+    await expect(subtasks.rows.first()).toHaveAttribute('data-marked', 'true');
 
     // The key lookup agrees with Flink's assignment.
     await diagnosis.openSkewTab();

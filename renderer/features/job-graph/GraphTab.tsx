@@ -1,13 +1,15 @@
-import { useCallback, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { formatTimestamp } from '../../components/format';
 import { testIds } from '../../testIds';
 import { subtaskColumn } from '../diagnosis/evidence';
 import { markedVertexOf } from '../diagnosis/finding';
 import { SubtasksPanel } from '../subtasks/SubtasksPanel';
-import { JobGraphCanvas } from './JobGraphCanvas';
+import { upstreamOf } from './graphFocus';
+import { JobGraphCanvas, type JobGraphControl } from './JobGraphCanvas';
 import type { JobTabProps } from './JobTabs';
 import { useGraphLayout } from './useGraphLayout';
+import { VertexList } from './VertexList';
 
 /** The job graph (laid out once per structure) and the selected vertex's subtasks. */
 export function GraphTab({ clusterId, jobId, vertexId, graph, recorded, stale, failed, refresh, onNavigate, sort, subtask, diagnosis }: JobTabProps): ReactNode {
@@ -21,6 +23,12 @@ export function GraphTab({ clusterId, jobId, vertexId, graph, recorded, stale, f
     [onNavigate, clusterId, jobId],
   );
   const selected = graph?.vertices.find((v) => v.id === vertexId) ?? null;
+  const graphControl = useRef<JobGraphControl>(null);
+  const onZoomTo = useCallback((id: string) => graphControl.current?.zoomTo(id), []);
+  // The vertex the diagnosis names leads the eye, and the path from the sources to it stands out.
+  const focusVertexId = recorded ? null : markedVertexOf(diagnosis?.finding ?? null);
+  const edges = graph?.edges;
+  const highlightPath = useMemo(() => (focusVertexId && edges ? upstreamOf(edges, focusVertexId) : null), [focusVertexId, edges]);
   return (
     <>
       {recorded && graph ? (
@@ -31,11 +39,13 @@ export function GraphTab({ clusterId, jobId, vertexId, graph, recorded, stale, f
           {graph && layout ? (
             <JobGraphCanvas
               key={structureKey ?? ''}
+              ref={graphControl}
               graph={graph}
               layout={layout}
               selectedVertexId={vertexId}
               onSelectVertex={onSelectVertex}
-              markedVertexId={recorded ? null : markedVertexOf(diagnosis?.finding ?? null)}
+              focusVertexId={focusVertexId}
+              highlightPath={highlightPath}
             />
           ) : graph ? (
             <div className="graph-placeholder" data-testid={testIds.jobGraph.layouting}>
@@ -48,6 +58,11 @@ export function GraphTab({ clusterId, jobId, vertexId, graph, recorded, stale, f
           )}
         </section>
       </ErrorBoundary>
+      {graph && layout ? (
+        <ErrorBoundary panel="The vertex list" resetKey={`${clusterId}/${jobId}/vertices`}>
+          <VertexList graph={graph} selectedVertexId={vertexId} onSelect={onSelectVertex} onZoomTo={onZoomTo} />
+        </ErrorBoundary>
+      ) : null}
       {vertexId && !recorded ? (
         <ErrorBoundary panel="The subtasks table" resetKey={vertexId}>
           <SubtasksPanel

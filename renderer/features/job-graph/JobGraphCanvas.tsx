@@ -11,15 +11,18 @@ import {
   type NodeMouseHandler,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { JobGraph } from '../../../engine/contracts/engine-api';
 import { useTheme } from '../../app/theme';
 import { testIds } from '../../testIds';
 import { paintVertex } from './colors';
-import { VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './layout';
+import { markedHottest } from './graphFocus';
+import { sameVertex } from './sameVertex';
+import { FOCUS_ZOOM } from './levelOfDetail';
+import { LARGE_GRAPH_VERTICES, VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './layout';
 import { Legend } from './Legend';
 import { ShipEdge, type ShipFlowEdge } from './ShipEdge';
-import { VertexNode, type VertexFlowNode } from './VertexNode';
+import { VertexNode, type VertexFlowNode, type VertexMark } from './VertexNode';
 import { fitView, initialView, initialViewShowsWhole, sameViewport, viewAfterResize, type InitialView, type Viewport } from './viewport';
 
 const nodeTypes = { vertex: VertexNode };
@@ -33,13 +36,25 @@ const FIT_VIEW_OPTIONS = {
   maxZoom: 1.1,
 } as const;
 
+/** What the page can ask of the graph: bring a vertex into view (the vertex list's "zoom to"), or show it whole. */
+export interface JobGraphControl {
+  zoomTo(vertexId: string): void;
+  fitView(): void;
+}
+
 export interface JobGraphCanvasProps {
   graph: JobGraph;
   layout: GraphLayout;
   selectedVertexId: string | null;
   onSelectVertex: (vertexId: string) => void;
-  /** The vertex the diagnosis names as the cause, outlined. */
-  markedVertexId?: string | null;
+  /**
+   * A vertex to lead the eye to (the one the diagnosis names): marked with a callout, and zoomed to whenever the value
+   * changes. The hottest vertex is marked without asking.
+   */
+  focusVertexId?: string | null;
+  /** Vertices to highlight, e.g. `upstreamOf(graph.edges, bottleneckId)` (graphFocus.ts): the rest is drawn faint. */
+  highlightPath?: readonly string[] | null;
+  ref?: Ref<JobGraphControl>;
 }
 
 export function JobGraphCanvas(props: JobGraphCanvasProps): ReactNode {
@@ -50,27 +65,58 @@ export function JobGraphCanvas(props: JobGraphCanvasProps): ReactNode {
   );
 }
 
-function Canvas({ graph, layout, selectedVertexId, onSelectVertex, markedVertexId = null }: JobGraphCanvasProps): ReactNode {
+function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId = null, highlightPath = null, ref }: JobGraphCanvasProps): ReactNode {
   const { resolved: theme } = useTheme();
   const containerRef = useRef<HTMLDivElement>(null);
   const flow = useReactFlow();
 
-  const nodes = useMemo<VertexFlowNode[]>(
-    () =>
-      graph.vertices.map((vertex) => ({
+  const large = graph.vertices.length >= LARGE_GRAPH_VERTICES;
+  const hottestId = useMemo(() => markedHottest(graph.vertices)?.id ?? null, [graph.vertices]);
+  const onPath = useMemo(() => (highlightPath && highlightPath.length > 0 ? new Set(highlightPath) : null), [highlightPath]);
+  const markOf = useCallback(
+    (id: string): VertexMark | null => (id === focusVertexId ? 'focus' : id === hottestId ? 'hottest' : null),
+    [focusVertexId, hottestId],
+  );
+
+  // A vertex whose figures and marks did not change keeps its node object: a refresh re-renders only what moved.
+  const previousNodes = useRef(new Map<string, VertexFlowNode>());
+  const nodes = useMemo<VertexFlowNode[]>(() => {
+    const jobNotRunning = graph.state === 'RUNNING' ? null : graph.state;
+    const next = graph.vertices.map((vertex): VertexFlowNode => {
+      const data = {
+        vertex,
+        selected: vertex.id === selectedVertexId,
+        jobNotRunning,
+        mark: markOf(vertex.id),
+        dimmed: onPath !== null && !onPath.has(vertex.id),
+      };
+      const old = previousNodes.current.get(vertex.id);
+      if (
+        old &&
+        old.data.selected === data.selected &&
+        old.data.jobNotRunning === data.jobNotRunning &&
+        old.data.mark === data.mark &&
+        old.data.dimmed === data.dimmed &&
+        sameVertex(old.data.vertex, vertex)
+      ) {
+        return old;
+      }
+      return {
         id: vertex.id,
         type: 'vertex',
         position: layout.positions[vertex.id] ?? { x: 0, y: 0 },
-        data: { vertex, selected: vertex.id === selectedVertexId, marked: vertex.id === markedVertexId, jobNotRunning: graph.state === 'RUNNING' ? null : graph.state },
+        data,
         width: VERTEX_WIDTH,
         height: VERTEX_HEIGHT,
         draggable: false,
         connectable: false,
         selectable: true,
         ariaLabel: `${vertex.name}, parallelism ${vertex.parallelism}, ${vertex.status}`,
-      })),
-    [graph.vertices, graph.state, layout, selectedVertexId, markedVertexId],
-  );
+      };
+    });
+    previousNodes.current = new Map(next.map((node) => [node.id, node]));
+    return next;
+  }, [graph.vertices, graph.state, layout, selectedVertexId, markOf, onPath]);
 
   const edges = useMemo<ShipFlowEdge[]>(
     () =>
@@ -81,13 +127,18 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, markedVertexI
           type: 'ship',
           source: edge.source,
           target: edge.target,
-          data: { strategy: edge.shipStrategy, points: route?.points ?? [], label: route?.label ?? null },
+          data: {
+            strategy: edge.shipStrategy,
+            points: route?.points ?? [],
+            label: route?.label ?? null,
+            emphasis: onPath === null ? null : onPath.has(edge.source) && onPath.has(edge.target) ? 'path' : 'dimmed',
+          },
           markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: 'var(--graph-edge)' },
           selectable: false,
           focusable: false,
         };
       }),
-    [graph.vertices, graph.edges, layout],
+    [graph.vertices, graph.edges, layout, onPath],
   );
 
   const onNodeClick = useCallback<NodeMouseHandler<VertexFlowNode>>((_, node) => onSelectVertex(node.id), [onSelectVertex]);
@@ -106,9 +157,25 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, markedVertexI
     },
     [flow, layout],
   );
-  // First view (see viewport.ts): a small graph centred and large, a big one at its sources, readable.
-  const onInit = useCallback(() => void apply(initialView), [apply]);
   const onFitView = useCallback(() => void apply(fitView), [apply]);
+
+  // "Zoom to": the vertex centred, its figures readable. The user's view from then on, like a pan.
+  const zoomTo = useCallback(
+    (vertexId: string) => {
+      const at = layout.positions[vertexId];
+      if (at) void flow.setCenter(at.x + VERTEX_WIDTH / 2, at.y + VERTEX_HEIGHT / 2, { zoom: FOCUS_ZOOM, duration: 300 });
+    },
+    [flow, layout],
+  );
+  useImperativeHandle(ref, () => ({ zoomTo, fitView: onFitView }), [zoomTo, onFitView]);
+  // Only when the focus changes (a refresh must not pull the view back); the first view goes to it too.
+  const focusRef = useRef(focusVertexId);
+  useEffect(() => {
+    if (focusVertexId && focusVertexId !== focusRef.current) zoomTo(focusVertexId);
+    focusRef.current = focusVertexId;
+  }, [focusVertexId, zoomTo]);
+  // First view (see viewport.ts): a small graph centred and large, a big one at its sources, readable.
+  const onInit = useCallback(() => (focusRef.current ? zoomTo(focusRef.current) : void apply(initialView)), [apply, zoomTo]);
 
   // A resized window (or the subtasks panel opening) fits the graph to the new size again, unless the user has
   // panned or zoomed since: their view is left alone.
@@ -133,7 +200,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, markedVertexI
   const minimapColor = useCallback((node: VertexFlowNode) => paintVertex(node.data.vertex).fill, []);
 
   return (
-    <div className="graph-canvas" data-testid={testIds.jobGraph.canvas} data-layout={layout.engine}>
+    <div className="graph-canvas" data-testid={testIds.jobGraph.canvas} data-layout={layout.engine} data-layout-thread={layout.thread}>
       <Legend vertexCount={graph.vertices.length} />
       <div className="graph-canvas__flow" ref={containerRef}>
       <ReactFlow<VertexFlowNode, ShipFlowEdge>
@@ -148,11 +215,12 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, markedVertexI
         edgesFocusable={false}
         minZoom={0.05}
         maxZoom={2.5}
-        onlyRenderVisibleElements={graph.vertices.length > 60}
+        onlyRenderVisibleElements={large}
         attributionPosition="top-right"
         colorMode={theme}
       >
-        <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="var(--graph-dots)" />
+        {/* The dots move with every pan frame: a large graph is panned without repainting them. */}
+        {large ? null : <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="var(--graph-dots)" />}
         <Controls showInteractive={false} showFitView={false} position="bottom-left">
           <ControlButton onClick={onFitView} aria-label="Fit View" title="Fit view: the whole graph">
             <svg viewBox="0 0 16 16" aria-hidden="true">

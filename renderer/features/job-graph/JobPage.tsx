@@ -8,7 +8,7 @@ import { hrefFor } from '../../app/useHashRoute';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { isNotFound } from '../../components/errors';
-import { formatDuration } from '../../components/format';
+import { formatBytes, formatDuration, formatMillis } from '../../components/format';
 import { Freshness } from '../../components/Freshness';
 import { RefreshControl } from '../../components/RefreshControl';
 import { StateBadge } from '../../components/StateBadge';
@@ -109,7 +109,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
           <code className="mono small" title="Job ID">
             {jobId}
           </code>
-          {graph && !recorded ? <JobFacts graph={graph} fetchedAt={poll.updatedAt} /> : null}
+          {graph && !recorded ? <JobFacts graph={graph} fetchedAt={poll.updatedAt} refreshMs={poll.durationMs} /> : null}
           {!recorded ? <Freshness updatedAt={poll.updatedAt} loading={poll.loading} stale={poll.stale} /> : null}
         </div>
         <div className="job-header__actions">
@@ -183,7 +183,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
   );
 }
 
-function JobFacts({ graph, fetchedAt }: { graph: JobGraph; fetchedAt: number | null }): ReactNode {
+function JobFacts({ graph, fetchedAt, refreshMs }: { graph: JobGraph; fetchedAt: number | null; refreshMs: number | null }): ReactNode {
   const now = useNow();
   const duration = liveDuration({ durationMs: graph.durationMs, endTime: null, state: graph.state }, fetchedAt, now);
   const failedMetrics = graph.vertices.filter((v) => v.metricsUnavailable !== undefined && v.metricsFetchedAt === undefined).length;
@@ -196,8 +196,10 @@ function JobFacts({ graph, fetchedAt }: { graph: JobGraph; fetchedAt: number | n
         {graph.vertices.length} vertices
         {graph.maxParallelism != null ? ` · max parallelism ${graph.maxParallelism}` : ''}
       </span>
-      <span title="REST requests the engine made to the cluster for this refresh">
-        <strong data-testid={testIds.jobGraph.requestCount}>{graph.requestCount}</strong> requests this refresh
+      <span title="This refresh's cost: REST requests the engine made to the cluster, what they answered, and how long the refresh took" data-testid={testIds.jobGraph.refreshCost}>
+        <strong data-testid={testIds.jobGraph.requestCount}>{graph.requestCount}</strong> requests
+        {graph.responseBytes != null ? ` · ${formatBytes(graph.responseBytes)}` : ''}
+        {refreshMs != null ? ` · ${formatMillis(refreshMs)}` : ''} this refresh
       </span>
       {graph.metricsSampling ? (
         <span

@@ -1,12 +1,15 @@
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, useStore, type Edge, type EdgeProps } from '@xyflow/react';
 import { memo, type ReactNode } from 'react';
 import type { Point } from './layout';
+import { showsEdgeLabels } from './levelOfDetail';
 
 export interface ShipEdgeData extends Record<string, unknown> {
   strategy: string;
   /** ELK's route: start, bends, end. Empty = draw a bezier between the handles. */
   points: Point[];
   label: Point | null;
+  /** On the highlighted path (drawn strong), off it (drawn faint), or no path shown. */
+  emphasis: 'path' | 'dimmed' | null;
 }
 
 export type ShipFlowEdge = Edge<ShipEdgeData, 'ship'>;
@@ -34,7 +37,7 @@ export function roundedPath(points: readonly Point[], radius = 10): string {
   return `${d} L ${last.x} ${last.y}`;
 }
 
-const showLabels = (s: { transform: [number, number, number] }): boolean => s.transform[2] >= 0.4;
+const showLabels = (s: { transform: [number, number, number] }): boolean => showsEdgeLabels(s.transform[2]);
 
 function ShipEdgeView(props: EdgeProps<ShipFlowEdge>): ReactNode {
   const { data, markerEnd, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition } = props;
@@ -53,7 +56,7 @@ function ShipEdgeView(props: EdgeProps<ShipFlowEdge>): ReactNode {
   const strategy = data?.strategy ?? '';
   return (
     <>
-      <BaseEdge id={props.id} path={path} markerEnd={markerEnd} className={`ship-edge ship-edge--${strategyClass(strategy)}`} />
+      <BaseEdge id={props.id} path={path} markerEnd={markerEnd} className={`ship-edge ship-edge--${strategyClass(strategy)}${data?.emphasis ? ` ship-edge--${data.emphasis}` : ''}`} />
       {labelsVisible && strategy ? (
         <EdgeLabelRenderer>
           <div

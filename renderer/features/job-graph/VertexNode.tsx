@@ -1,36 +1,42 @@
-import { Handle, Position, useStore, type Node, type NodeProps } from '@xyflow/react';
+import { Handle, NodeToolbar, Position, useStore, type Node, type NodeProps } from '@xyflow/react';
 import { memo, type ReactNode } from 'react';
 import type { VertexView } from '../../../engine/contracts/engine-api';
 import { formatMsPerSecond, formatRate } from '../../components/format';
 import { testIds } from '../../testIds';
 import { BACKPRESSURE_LABEL, paintVertex } from './colors';
+import { detailLevel, showsCallout, type DetailLevel } from './levelOfDetail';
+
+/** Why the graph leads the eye to a vertex: the hottest one, or the one the caller focuses (the diagnosis's). */
+export type VertexMark = 'hottest' | 'focus';
 
 export interface VertexNodeData extends Record<string, unknown> {
   vertex: VertexView;
   selected: boolean;
   /** The job's state when it is not RUNNING: the node then shows no figures, only that there are none. */
   jobNotRunning: string | null;
-  /** The diagnosis names this vertex as the cause. */
-  marked?: boolean;
+  mark: VertexMark | null;
+  /** Off the highlighted path: drawn faint. */
+  dimmed: boolean;
 }
 
 export type VertexFlowNode = Node<VertexNodeData, 'vertex'>;
 
 
-/** Below this zoom a vertex shows only its name, large enough to read on an overview of 200 vertices. */
-export const COMPACT_ZOOM = 0.55;
+/** The node re-renders only when the zoom crosses a level (see levelOfDetail.ts), not on every zoom step. */
+const levelOf = (s: { transform: [number, number, number] }): DetailLevel => detailLevel(s.transform[2]);
 
-const zoomIsCompact = (s: { transform: [number, number, number] }): boolean => s.transform[2] < COMPACT_ZOOM;
+const MARK_LABEL: Record<VertexMark, string> = { hottest: 'Hottest', focus: 'Diagnosis' };
 
 function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
-  const { vertex, selected, marked, jobNotRunning } = data;
+  const { vertex, selected, jobNotRunning, mark, dimmed } = data;
   // Few keys over lightly loaded subtasks reads 3-4× too: only a busy hot subtask is an alarm (see busySkewIsAlarm).
   const skewAlarm = vertex.busySkewAlarm === true;
-  const compact = useStore(zoomIsCompact);
+  const level = useStore(levelOf);
+  const compact = level !== 'figures';
   const paint = paintVertex(vertex);
   const busyMax = vertex.busyTimeMsPerSecond?.max ?? null;
   const bpMax = vertex.backPressuredTimeMsPerSecond?.max ?? null;
-  const level = vertex.backpressureLevel;
+  const bpLevel = vertex.backpressureLevel;
   const unavailable = vertex.metricsUnavailable;
   const title = [
     vertex.name,
@@ -50,23 +56,33 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
 
   return (
     <div
-      className={`vertex${selected ? ' vertex--selected' : ''}${marked ? ' vertex--marked' : ''}${compact ? ' vertex--compact' : ''}${unavailable ? ' vertex--no-metrics' : ''}`}
+      className={`vertex vertex--lod-${level}${selected ? ' vertex--selected' : ''}${compact ? ' vertex--compact' : ''}${unavailable ? ' vertex--no-metrics' : ''}${mark ? ` vertex--${mark}` : ''}${dimmed ? ' vertex--dimmed' : ''}`}
       style={{ background: paint.fill }}
       data-testid={testIds.jobGraph.vertex(vertex.id)}
+      data-lod={level}
+      data-mark={mark ?? undefined}
       data-busy={busyMax ?? ''}
-      data-backpressure={level ?? ''}
+      data-backpressure={bpLevel ?? ''}
       data-skew={vertex.busySkew ?? ''}
       data-metrics={unavailable ? 'unavailable' : vertex.metricsFetchedAt !== undefined ? 'earlier-sample' : 'current'}
       data-skew-alarm={skewAlarm ? 'true' : 'false'}
-      data-marked={marked ? 'true' : 'false'}
+      data-marked={mark === 'focus' ? 'true' : 'false'}
       title={title}
     >
       {paint.hatch > 0 ? <div className="vertex__hatch" style={{ width: `${paint.hatch * 100}%` }} aria-hidden="true" /> : null}
       <Handle type="target" position={Position.Left} isConnectable={false} className="vertex__handle" />
+      {mark ? (
+        <NodeToolbar isVisible={showsCallout(level)} position={Position.Top} offset={6} className={`vertex-callout vertex-callout--${mark}`}>
+          <span className="vertex-callout__mark">{MARK_LABEL[mark]}</span> {vertex.name}
+          {busyMax != null ? <span className="vertex-callout__figure"> · busy {formatMsPerSecond(busyMax)}</span> : null}
+        </NodeToolbar>
+      ) : null}
       <div className="vertex__content">
-        <div className="vertex__name" data-testid={testIds.jobGraph.vertexName}>
-          {vertex.name}
-        </div>
+        {level === 'colour' ? null : (
+          <div className="vertex__name" data-testid={testIds.jobGraph.vertexName}>
+            {vertex.name}
+          </div>
+        )}
         {compact ? null : (
           <>
             <div className="vertex__row">
@@ -94,7 +110,7 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
                 </div>
                 <div className="vertex__row vertex__metrics">
                   <span>busy max {formatMsPerSecond(busyMax)}</span>
-                  <span className={`bp bp--${level ?? 'none'}`}>BP {level ? BACKPRESSURE_LABEL[level] : '—'}</span>
+                  <span className={`bp bp--${bpLevel ?? 'none'}`}>BP {bpLevel ? BACKPRESSURE_LABEL[bpLevel] : '—'}</span>
                 </div>
                 {/* Always drawn, so a node keeps the height the layout gave it when metrics arrive or go. */}
                 <div className="vertex__row vertex__metrics">

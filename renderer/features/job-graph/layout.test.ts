@@ -6,6 +6,7 @@ import {
   VERTEX_WIDTH,
   buildElkGraph,
   edgeId,
+  LARGE_GRAPH_VERTICES,
   fallbackLayout,
   graphStructureKey,
   readElkLayout,
@@ -31,6 +32,15 @@ describe('buildElkGraph', () => {
     const graph = buildElkGraph(vertices, edges);
     expect(graph.edges?.map((e) => e.labels?.[0]?.text)).toEqual(['FORWARD', 'HASH', 'REBALANCE']);
     expect(graph.edges?.[1]).toMatchObject({ id: edgeId(edges[1], 1), sources: ['map'], targets: ['agg'] });
+  });
+
+  it('lays a large graph out quicker: no room for edge labels (hidden when zoomed out), fewer sweeps', () => {
+    const many = Array.from({ length: LARGE_GRAPH_VERTICES }, (_, i) => ({ id: `v${i}` }));
+    const chain = many.slice(1).map((v, i): EdgeView => ({ source: many[i].id, target: v.id, shipStrategy: 'HASH' }));
+    const graph = buildElkGraph(many, chain);
+    expect(graph.edges?.every((e) => e.labels === undefined)).toBe(true);
+    expect(graph.layoutOptions?.['elk.layered.thoroughness']).toBe('2');
+    expect(buildElkGraph(many.slice(1), chain.slice(1)).edges?.every((e) => e.labels?.length === 1)).toBe(true);
   });
 
   it('drops edges that name an unknown vertex instead of letting the layout fail', () => {

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { VertexSubtasks } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
 import type { ClusterRefresh } from '../../app/refreshSettings';
@@ -6,11 +6,14 @@ import { PollErrorBanner } from '../../components/ErrorBanner';
 import { isNotFound } from '../../components/errors';
 import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
+import { formatMillis } from '../../components/format';
 import { testIds } from '../../testIds';
 import { BACKPRESSURE_LABEL } from '../job-graph/colors';
+import { filterSubtasks } from './filterSubtasks';
 import { defaultDirection, nextSort, sortSubtasks, type SubtaskColumn, type SubtaskSort } from './sortSubtasks';
 import type { SubtaskTableRow } from './subtaskColumns';
 import { INITIAL_RATE_STATE, nextRateState, type RateState } from './subtaskRates';
+import { nextTableRows, sameDayNow } from './subtaskRows';
 import { SubtasksTable } from './SubtasksTable';
 
 /** A vertex's subtasks, polled while open; closing the panel unmounts it and its polling stops. */
@@ -43,8 +46,13 @@ export function SubtasksPanel({
     stopWhen: isNotFound,
   });
   const [sort, setSort] = useState<SubtaskSort>(initialSort ? { column: initialSort, direction: defaultDirection(initialSort) } : { column: 'index', direction: 'asc' });
-  const rows = useSubtaskTableRows(poll.data, sort);
+  const [query, setQuery] = useState('');
+  // Typing stays responsive: the filter over 4,096 rows runs at a lower priority than the keystroke.
+  const deferredQuery = useDeferredValue(query);
+  const rows = useSubtaskTableRows(poll.data, sort, deferredQuery);
   const name = poll.data?.name ?? vertexName ?? vertexId;
+  const dayRef = useRef<number | null>(null);
+  dayRef.current = poll.data ? sameDayNow(dayRef.current, poll.data.fetchedAt) : dayRef.current;
 
   return (
     <Panel
@@ -62,7 +70,11 @@ export function SubtasksPanel({
       poll={poll}
       actions={
         <>
-          {poll.data ? <span className="muted small">{poll.data.requestCount} requests this refresh</span> : null}
+          {poll.data ? (
+            <span className="muted small" title="This refresh's cost: REST requests to the cluster, and how long it took">
+              {poll.data.requestCount} requests{poll.durationMs != null ? ` · ${formatMillis(poll.durationMs)}` : ''} this refresh
+            </span>
+          ) : null}
           <button type="button" className="button button--small" onClick={onClose} aria-label="Close subtasks">
             Close
           </button>
@@ -72,9 +84,22 @@ export function SubtasksPanel({
       <PollErrorBanner poll={poll} context={isNotFound(poll.error) ? 'This vertex is no longer part of the job' : 'Loading the subtasks failed'} />
       {rows == null && !poll.error ? <p className="muted">Loading subtasks…</p> : null}
       {rows != null && poll.data ? (
-        <div className={`table-wrap${poll.stale ? ' is-stale' : ''}`}>
-          <SubtasksTable rows={rows} sort={sort} onSort={(column) => setSort((s) => nextSort(s, column))} now={poll.data.fetchedAt} markedSubtask={markedSubtask} />
-        </div>
+        <>
+          <div className="table-toolbar">
+            <input
+              type="search"
+              className="search table-toolbar__filter"
+              placeholder="Filter: subtask index, status, BP level, host or TaskManager"
+              aria-label="Filter subtasks"
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+            />
+            <span className="muted small" data-testid={testIds.subtasks.count}>
+              {rows.length === poll.data.subtasks.length ? `${rows.length} subtasks` : `${rows.length} of ${poll.data.subtasks.length} subtasks`}
+            </span>
+          </div>
+          <SubtasksTable rows={rows} sort={sort} onSort={(column) => setSort((s) => nextSort(s, column))} now={dayRef.current ?? poll.data.fetchedAt} stale={poll.stale} markedSubtask={markedSubtask} />
+        </>
       ) : null}
     </Panel>
   );
@@ -82,15 +107,19 @@ export function SubtasksPanel({
 
 /**
  * The rows the table shows: the latest refresh with each subtask's rates since the previous one (see subtaskRates.ts),
- * sorted. Rates are computed here, in the renderer, from two consecutive refreshes.
+ * unchanged rows kept as they were (subtaskRows.ts), filtered and sorted. Memoized: a re-render that is not a refresh,
+ * a new sort or a new filter costs nothing here; 4,096 rows sort in a few ms, so no worker is needed (see the bench).
  */
-function useSubtaskTableRows(data: VertexSubtasks | null, sort: SubtaskSort): SubtaskTableRow[] | null {
+function useSubtaskTableRows(data: VertexSubtasks | null, sort: SubtaskSort, query: string): readonly SubtaskTableRow[] | null {
   const rateState = useRef<RateState>(INITIAL_RATE_STATE);
+  const previousRows = useRef<ReadonlyMap<number, SubtaskTableRow>>(new Map());
   const withRates = useMemo(() => {
     if (!data) return null;
     rateState.current = nextRateState(rateState.current, data);
-    const rates = rateState.current.rates;
-    return data.subtasks.map((row): SubtaskTableRow => ({ ...row, rates: rates.get(row.index) ?? null }));
+    const rows = nextTableRows(previousRows.current, data.subtasks, rateState.current.rates);
+    previousRows.current = new Map(rows.map((row) => [row.index, row]));
+    return rows;
   }, [data]);
-  return useMemo(() => (withRates ? sortSubtasks(withRates, sort) : null), [withRates, sort]);
+  const sorted = useMemo(() => (withRates ? sortSubtasks(withRates, sort) : null), [withRates, sort]);
+  return useMemo(() => (sorted ? filterSubtasks(sorted, query) : null), [sorted, query]);
 }

@@ -5,11 +5,12 @@ import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/engin
 import { sortSubtasks } from './sortSubtasks';
 import { SUBTASK_COLUMNS, type SubtaskTableRow } from './subtaskColumns';
 import { INITIAL_RATE_STATE, nextRateState } from './subtaskRates';
-import { SubtasksTable } from './SubtasksTable';
+import { SUBTASK_ROW_HEIGHT, SubtasksTable } from './SubtasksTable';
 
 /**
  * A vertex of parallelism 1,000 (a hot key on subtask 737): the table must still read at a glance. Rendered with
- * react-dom/server, so this runs in Node; the browser side (1,280 px, scrolling) is e2e/specs/web/subtasks-layout.
+ * react-dom/server, so this runs in Node, in a box tall enough for every row (the table renders only the rows its box
+ * shows); the browser side (1,280 px, scrolling, 4,096 rows) is e2e/specs/web/layout and big-job.
  */
 const P = 1000;
 const HOT = 737;
@@ -47,7 +48,9 @@ function tableRows(): SubtaskTableRow[] {
 
 describe('a 1,000-subtask table', () => {
   const rows = sortSubtasks(tableRows(), { column: 'busyTimeMsPerSecond', direction: 'desc' });
-  const html = renderToStaticMarkup(createElement(SubtasksTable, { rows, sort: { column: 'busyTimeMsPerSecond', direction: 'desc' }, onSort: () => {}, now: 1_767_225_600_000 }));
+  const render = (initialHeight?: number) =>
+    renderToStaticMarkup(createElement(SubtasksTable, { rows, sort: { column: 'busyTimeMsPerSecond', direction: 'desc' }, onSort: () => {}, now: 1_767_225_600_000, initialHeight }));
+  const html = render(P * SUBTASK_ROW_HEIGHT);
   const bodyRows = [...html.matchAll(/<tr data-testid="subtask-row-(\d+)"/g)].map((m) => Number(m[1]));
 
   it('shows every subtask once, the hottest first and the one without figures last', () => {
@@ -55,6 +58,16 @@ describe('a 1,000-subtask table', () => {
     expect(new Set(bodyRows).size).toBe(P);
     expect(bodyRows[0]).toBe(HOT);
     expect(bodyRows.at(-1)).toBe(5);
+  });
+
+  it('renders only the rows its box shows (and a few beyond), and keeps the height of the others', () => {
+    const windowed = render(600);
+    const shown = [...windowed.matchAll(/<tr data-testid="subtask-row-(\d+)"/g)].map((m) => Number(m[1]));
+    expect(shown.length).toBeGreaterThanOrEqual(600 / SUBTASK_ROW_HEIGHT);
+    expect(shown.length).toBeLessThan(40);
+    expect(shown).toEqual(bodyRows.slice(0, shown.length));
+    const spacer = /<tr class="virtual-spacer" aria-hidden="true" style="height:(\d+)px"/.exec(windowed);
+    expect(Number(spacer?.[1])).toBe((P - shown.length) * SUBTASK_ROW_HEIGHT);
   });
 
   it('pins the index column: every row starts with its sticky subtask index', () => {
