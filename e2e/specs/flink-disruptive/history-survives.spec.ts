@@ -75,7 +75,8 @@ test('the history survives a TaskManager loss and a restart of the whole cluster
   await jobPage.openTab('metrics');
   await page.getByTestId(testIds.metricsHistory.window).getByRole('radio', { name: '15 min' }).click();
   await expect(events.locator('li[data-kind="restart"]')).not.toHaveCount(0);
-  await expect(events.locator('li[data-kind="gap"]')).toContainText(/no samples: No sample: .*(refused|Connection)/i);
+  // One gap at least (a sample may also fail while the job restarts): the one while the cluster was down says why.
+  await expect(events.locator('li[data-kind="gap"]').filter({ hasText: /no samples: No sample: .*(refused|Connection)/i })).not.toHaveCount(0);
   await expect(events.locator('li[data-kind="gone"]')).toContainText('no longer knows the job');
 
   // The graph tab shows the job as last sampled; the cluster page offers the recording.
