@@ -1,0 +1,47 @@
+import { reportHtml } from './report-html.ts';
+import { subtasksCsv, verticesCsv } from './report-csv.ts';
+import type { SkewReport } from './skew-report.ts';
+
+/**
+ * The formats a skew report is written in. `csv` is one row per subtask; `vertices-csv` one row per vertex (a CSV
+ * holds one table, so the vertices are their own file); `json` the whole report (schema: resources/schemas);
+ * `html` a self-contained page to read and print.
+ */
+export const REPORT_FORMATS = ['csv', 'vertices-csv', 'json', 'html'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+const MIME: Record<ReportFormat, string> = {
+  csv: 'text/csv',
+  'vertices-csv': 'text/csv',
+  json: 'application/json',
+  html: 'text/html',
+};
+
+const SUFFIX: Record<ReportFormat, string> = {
+  csv: 'subtasks.csv',
+  'vertices-csv': 'vertices.csv',
+  json: 'json',
+  html: 'html',
+};
+
+export function isReportFormat(value: unknown): value is ReportFormat {
+  return (REPORT_FORMATS as readonly unknown[]).includes(value);
+}
+
+/** Pure: the report's text in a format (UTF-8), its MIME type and a file name that sorts by the window's time. */
+export function renderReport(report: SkewReport, format: ReportFormat): { content: string; mime: string; suggestedName: string } {
+  const content = format === 'csv' ? subtasksCsv(report) : format === 'vertices-csv' ? verticesCsv(report) : format === 'json' ? `${JSON.stringify(report)}\n` : reportHtml(report);
+  return { content, mime: MIME[format], suggestedName: `skew-report-${reportFileStem(report)}.${SUFFIX[format]}` };
+}
+
+/** `<job name>-<job id prefix>-<UTC time of the window's end>`: what every export of one report is named after. */
+export function reportFileStem(report: Pick<SkewReport, 'job' | 'asOf'>): string {
+  const name =
+    report.job.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'job';
+  const at = report.asOf ? report.asOf.replace(/[-:]/g, '').replace('T', '-').slice(0, 15) : 'no-samples';
+  return `${name}-${report.job.id.slice(0, 8)}-${at}`;
+}
