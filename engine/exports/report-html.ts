@@ -129,15 +129,17 @@ function vertexBars(vertices: ReportVertex[]): string {
 function checkpointChart(checkpoints: ReportCheckpoint[]): string {
   if (checkpoints.length === 0) return '<p data-testid="report-checkpoint-chart">No checkpoint was triggered inside the window (or the history has none).</p>';
   const height = 160;
+  const LEFT = 70;
   const bar = Math.max(4, Math.min(24, Math.floor(700 / checkpoints.length)));
   const top = Math.max(1, ...checkpoints.map((c) => c.endToEndDurationMs ?? 0));
   const bars = checkpoints.map((c, i) => {
     const h = ((c.endToEndDurationMs ?? 0) / top) * (height - 30);
     const failed = c.status !== 'COMPLETED';
-    return `<rect x="${40 + i * (bar + 2)}" y="${fmt(height - 20 - h)}" width="${bar}" height="${fmt(Math.max(1, h))}" class="${failed ? 'cp-failed' : 'cp-ok'}"><title>checkpoint ${c.id} ${c.status}: ${c.endToEndDurationMs === null ? 'no duration' : `${num(c.endToEndDurationMs)} ms`}, ${c.stateBytes === null ? '' : bytes(c.stateBytes)}</title></rect>`;
+    return `<rect x="${LEFT + i * (bar + 2)}" y="${fmt(height - 20 - h)}" width="${bar}" height="${fmt(Math.max(1, h))}" class="${failed ? 'cp-failed' : 'cp-ok'}"><title>checkpoint ${c.id} ${c.status}: ${c.endToEndDurationMs === null ? 'no duration' : `${num(c.endToEndDurationMs)} ms`}, ${c.stateBytes === null ? '' : bytes(c.stateBytes)}</title></rect>`;
   });
-  const width = 40 + checkpoints.length * (bar + 2) + 10;
-  return `<svg data-testid="report-checkpoint-chart" role="img" aria-label="Checkpoint durations" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}"><text x="0" y="12" class="label">${num(top)} ms</text><line x1="38" y1="${height - 20}" x2="${width}" y2="${height - 20}" class="axis"/>${bars.join('')}<text x="40" y="${height - 5}" class="label">#${checkpoints[0].id}</text><text x="${width - 40}" y="${height - 5}" class="label">#${checkpoints[checkpoints.length - 1].id}</text></svg>
+  const width = Math.max(200, LEFT + checkpoints.length * (bar + 2) + 10);
+  const right = LEFT + checkpoints.length * (bar + 2);
+  return `<svg data-testid="report-checkpoint-chart" role="img" aria-label="Checkpoint durations" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}"><text x="${LEFT - 6}" y="14" text-anchor="end" class="label">${num(top)} ms</text><text x="${LEFT - 6}" y="${height - 20}" text-anchor="end" class="label">0</text><line x1="${LEFT - 2}" y1="${height - 20}" x2="${right}" y2="${height - 20}" class="axis"/>${bars.join('')}<text x="${LEFT}" y="${height - 5}" class="label">#${checkpoints[0].id}</text>${checkpoints.length > 1 ? `<text x="${right}" y="${height - 5}" text-anchor="end" class="label">#${checkpoints[checkpoints.length - 1].id}</text>` : ''}</svg>
 ${table(['Checkpoint', 'Status', 'Triggered (UTC)', 'Duration', 'Size (incremental)', 'State size'], checkpoints.map((c) => [`${c.id}${c.isSavepoint ? ' (savepoint)' : ''}`, c.status, iso(c.triggerTimestamp), c.endToEndDurationMs === null ? '' : `${num(c.endToEndDurationMs)} ms`, c.checkpointedBytes === null ? '' : bytes(c.checkpointedBytes), c.stateBytes === null ? '' : bytes(c.stateBytes)]))}`;
 }
 
