@@ -7,7 +7,7 @@ import { connect } from '../clusters/cluster-connections.ts';
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
 import { BUNDLE_RETENTION, collectBundle, decodeBundle, encodeBundle, importBundle, type IncidentBundle } from '../exports/incident-bundle.ts';
 import { readSkewReport } from '../exports/read-skew-report.ts';
-import { isReportFormat, renderReport, REPORT_FORMATS } from '../exports/render-report.ts';
+import { isReportFormat, renderReportChunks, REPORT_FORMATS } from '../exports/render-report.ts';
 import { SKEW_REPORT_JSON_SCHEMA } from '../exports/report-schema.ts';
 import type { ReportCluster } from '../exports/skew-report.ts';
 import { HistoryStore } from '../history/history-store.ts';
@@ -67,11 +67,11 @@ export function registerReportCommands(program: Command): void {
     const format = options.format;
     if (!isReportFormat(format)) throw new CliError(EXIT.badArguments, `--format must be one of ${REPORT_FORMATS.join(', ')}, not "${format}".`);
     if (options.out) checkWritable(options.out);
-    const content = options.fromBundle
+    const chunks = options.fromBundle
       ? await reportFromBundle(readBundle(options.fromBundle), format)
-      : await withWindowStore(options, ({ store, cluster, jobId, windowMs }) => renderReport(readSkewReport(store, cluster, jobId, windowMs), format).content);
-    if (options.out) writeAtomically(options.out, content);
-    else process.stdout.write(content);
+      : await withWindowStore(options, ({ store, cluster, jobId, windowMs }) => renderReportChunks(readSkewReport(store, cluster, jobId, windowMs), format));
+    if (options.out) writeAtomically(options.out, chunks);
+    else for (const chunk of chunks) process.stdout.write(chunk);
   });
 
   connection(
@@ -107,8 +107,8 @@ export function readBundle(file: string): IncidentBundle {
 }
 
 /** A bundle's report, made again from its samples (imported into a throw-away store) by the same code as live. */
-export async function reportFromBundle(bundle: IncidentBundle, format: (typeof REPORT_FORMATS)[number]): Promise<string> {
-  return withBundleStore(bundle, (store) => renderReport(readSkewReport(store, bundle.cluster, bundle.jobId, bundle.windowMs), format).content);
+export async function reportFromBundle(bundle: IncidentBundle, format: (typeof REPORT_FORMATS)[number]): Promise<Iterable<string>> {
+  return withBundleStore(bundle, (store) => renderReportChunks(readSkewReport(store, bundle.cluster, bundle.jobId, bundle.windowMs), format));
 }
 
 /** Imports a bundle into a history store in a temporary folder, runs `work` on it, removes the folder. */

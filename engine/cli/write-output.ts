@@ -1,4 +1,4 @@
-import { accessSync, constants, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CliError, EXIT } from './cli-error.ts';
 
@@ -18,16 +18,24 @@ export function checkWritable(file: string): void {
 
 /**
  * Writes the whole file or nothing: into a temporary file beside it, then a rename (atomic on one file system), so a
- * reader never sees half a report and a failure leaves no partial file.
+ * reader never sees half a report and a failure leaves no partial file. Pieces are written as they come (a big
+ * report is never held whole).
  */
-export function writeAtomically(file: string, content: string | Buffer): void {
+export function writeAtomically(file: string, content: string | Buffer | Iterable<string>): void {
   const target = path.resolve(file);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   try {
-    writeFileSync(temp, content);
+    const fd = openSync(temp, 'w');
+    try {
+      if (typeof content === 'string' || Buffer.isBuffer(content)) writeFileSync(fd, content);
+      else for (const chunk of content) writeFileSync(fd, chunk);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, target);
   } catch (error) {
     rmSync(temp, { force: true });
+    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
     throw new CliError(EXIT.failure, `Cannot write ${file}: ${reason(error)}.`);
   }
 }

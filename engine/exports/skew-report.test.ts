@@ -46,6 +46,8 @@ describe('skew report', () => {
       expect(a.suggestedName).toMatch(/^skew-report-synthetic-aaaaaaaa-19700101-000110\./);
     }
     const report = readSkewReport(store, cluster, jobId, 60_000);
+    // Streamed a vertex at a time, the JSON is JSON.stringify's, byte for byte.
+    expect(renderReport(report, 'json').content).toBe(`${JSON.stringify(report)}\n`);
     expect(report.asOf).toBe(new Date(70_000).toISOString());
     expect(report.window).toMatchObject({ from: 10_000, to: 70_000, samples: 7, intervalMs: 10_000 });
   });
