@@ -55,7 +55,9 @@ export function registerOpenBundleCommand(program: Command): void {
         mode: 'web',
         version: appVersion(),
       });
-      const server = await startWebServer({ engine, staticDir: path.join(ROOT, 'renderer/dist'), port });
+      // The Exceptions tab asks the cluster; the bundle answers for it with what the cluster said when it was saved.
+      const bundled = { ...engine, getJobExceptions: async (clusterId: string, jobId: string) => (jobId === bundle.jobId && bundle.exceptions ? bundle.exceptions : engine.getJobExceptions(clusterId, jobId)) };
+      const server = await startWebServer({ engine: bundled, staticDir: path.join(ROOT, 'renderer/dist'), port });
       const jobPage = `${server.url}#/clusters/${encodeURIComponent(bundle.cluster.id)}/jobs/${bundle.jobId}`;
       process.stdout.write(
         [

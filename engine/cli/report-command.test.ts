@@ -175,15 +175,24 @@ describe('incident bundles', () => {
       expect(banner).toMatch(/^Incident bundle .*: gatewaymeter \([0-9a-f]{32}\) as of \d{4}-\d\d-\d\dT.*Z, 7 samples/);
       const pageUrl = new URL(/http:\/\/\S+/.exec(banner.split('\n')[1])![0]);
       const [, clusterId, jobId] = /#\/clusters\/([^/]+)\/jobs\/([0-9a-f]{32})$/.exec(pageUrl.hash)!;
-      const response = await fetch(`${pageUrl.origin}/api/rpc`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${pageUrl.searchParams.get('token')}` },
-        body: JSON.stringify({ method: 'getRecordedJob', args: [decodeURIComponent(clusterId), jobId] }),
-      });
-      const body = (await response.json()) as { ok: boolean; value: { recording: { samples: number }; graph: { vertices: unknown[] } } };
-      expect(body.ok).toBe(true);
-      expect(body.value.recording.samples).toBe(7);
-      expect(body.value.graph.vertices).toHaveLength(3);
+      const rpc = async <T>(method: string, args: unknown[]) => {
+        const response = await fetch(`${pageUrl.origin}/api/rpc`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${pageUrl.searchParams.get('token')}` },
+          body: JSON.stringify({ method, args }),
+        });
+        return (await response.json()) as { ok: boolean; value: T };
+      };
+      const recorded = await rpc<{ recording: { samples: number }; graph: { vertices: unknown[] } }>('getRecordedJob', [decodeURIComponent(clusterId), jobId]);
+      expect(recorded.ok).toBe(true);
+      expect(recorded.value.recording.samples).toBe(7);
+      expect(recorded.value.graph.vertices).toHaveLength(3);
+      // The Exceptions tab answers from the bundle; the checkpoints from its history.
+      const exceptions = await rpc<{ jobId: string; entries: unknown[] }>('getJobExceptions', [decodeURIComponent(clusterId), jobId]);
+      expect(exceptions).toMatchObject({ ok: true, value: { jobId } });
+      const checkpoints = await rpc<{ checkpoints: unknown[] }>('getJobCheckpoints', [decodeURIComponent(clusterId), jobId, 50]);
+      expect(checkpoints.ok).toBe(true);
+      expect(checkpoints.value.checkpoints.length).toBeGreaterThan(0);
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));

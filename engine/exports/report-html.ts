@@ -77,7 +77,8 @@ function describeSource(report: SkewReport): string {
 function heatmap(vertices: ReportVertex[]): string {
   const label = 220;
   const cell = 5;
-  const rowHeight = 14;
+  // Rows a finger tall for a few vertices; thin ones for a big job, so that 200 still fit a page.
+  const rowHeight = vertices.length <= 20 ? 24 : 14;
   const width = label + HEATMAP_COLUMNS * cell + 10;
   const rows = vertices.map((v, r) => {
     const values = v.subtasks.busyMsPerSecondMean as Array<number | null>;
@@ -97,7 +98,7 @@ function heatmap(vertices: ReportVertex[]): string {
       const tip = per === 1 ? `subtask ${at}` : `subtasks ${c * per}-${Math.min(values.length, (c + 1) * per) - 1} (hottest ${at})`;
       cells.push(`<rect x="${fmt(label + c * w)}" y="${r * rowHeight}" width="${fmt(w)}" height="${rowHeight - 2}" fill="${heat(max)}"><title>${esc(v.name)} ${tip}: ${max === null ? 'no figure' : `${num(max)} ms/s`}</title></rect>`);
     }
-    return `<text x="0" y="${r * rowHeight + 10}" class="label">${esc(truncate(v.name, 34))}</text>${cells.join('')}`;
+    return `<text x="0" y="${r * rowHeight + rowHeight / 2 + 2}" class="label">${esc(truncate(v.name, 34))}</text>${cells.join('')}`;
   });
   const height = Math.max(1, vertices.length) * rowHeight + 20;
   const legend = [0, 250, 500, 750, 1000].map((v, i) => `<rect x="${label + i * 60}" y="${height - 14}" width="12" height="10" fill="${heat(v)}"/><text x="${label + i * 60 + 16}" y="${height - 5}" class="label">${v}</text>`).join('');
