@@ -112,6 +112,18 @@ describe('flink-ops report', () => {
     expect(readdirSync(out)).toEqual(before);
   });
 
+  it('samples a job the app does not watch for the window itself, and still writes a valid report', async () => {
+    // No --data-dir and an empty HOME: no history. The engine's clock is stopped, so the figures are what they were.
+    const result = await run(['report', '--url', url, '--job', 'gatewaymeter', '--window', '10s', '--format', 'json'], 60_000);
+    expect(result.stderr).toMatch(/^Sampling the job for 10 s \(3 samples, one every 5 s\)\.\.\.\n$/);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as SkewReport;
+    const validate = new Ajv({ strict: false }).compile(SCHEMA);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report.window.samples).toBe(3);
+    expect(report.cluster).toMatchObject({ id: url, url, flinkVersion: expect.stringMatching(/^\d+\.\d+/) });
+  }, 60_000);
+
   it('exits 4 for a job that is not there, and leaves no file', async () => {
     const file = path.join(out, 'nightly.csv');
     const result = await run(['report', '--url', url, '--job', 'nightly-etl', '--out', file]);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { testIds } from '../../../renderer/testIds';
 import { DiagnosisPanel } from '../../pages/DiagnosisPanel';
 import { expect, test } from '../../support/console';
@@ -10,7 +11,7 @@ const SHOTS = path.join(ROOT, 'test-results/screenshots');
 test.describe('the built-in local engine (hot-tenant)', () => {
   test.use({ withLocalEngine: true });
 
-  test('exports the HTML skew report, which opens with the network blocked: the root cause and its charts', async ({ app, consoleProcess, page, context }) => {
+  test('exports the HTML skew report, which opens with the network blocked: the root cause and its charts; saves the incident bundle', async ({ app, consoleProcess, page, context }) => {
     test.setTimeout(180_000);
     const token = consoleProcess.localEngineToken!;
     const { jobs } = (await (await fetch(`${consoleProcess.localEngineUrl}/jobs/overview`, { headers: { authorization: `Bearer ${token}` } })).json()) as { jobs: Array<{ jid: string }> };
@@ -52,5 +53,16 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     expect(box!.width).toBeGreaterThan(300);
     expect(requests).toEqual([]);
     await report.screenshot({ path: path.join(SHOTS, 'skew-report-html.png'), fullPage: false });
+
+    // The incident bundle of the same window: one gzipped JSON file with the samples, the graph and the report.
+    const saving = page.waitForEvent('download');
+    await page.getByTestId(testIds.exports.incidentBundle).click();
+    const bundleDownload = await saving;
+    expect(bundleDownload.suggestedFilename()).toMatch(new RegExp(`^incident-gatewaymeter-${jobs[0].jid.slice(0, 8)}-\\d{8}-\\d{6}\\.flinkops-bundle$`));
+    const bundle = JSON.parse(gunzipSync(readFileSync(await bundleDownload.path())).toString('utf8')) as { jobId: string; samples: unknown[]; jobGraph: { vertices: unknown[] } | null; report: { job: { id: string } } };
+    expect(bundle.jobId).toBe(jobs[0].jid);
+    expect(bundle.samples.length).toBeGreaterThanOrEqual(3);
+    expect(bundle.jobGraph?.vertices).toHaveLength(3);
+    expect(bundle.report.job.id).toBe(jobs[0].jid);
   });
 });
