@@ -25,6 +25,7 @@ test.describe('the built-in local engine (hot-tenant)', () => {
 
     await page.getByTestId(testIds.exports.reportMenu).locator('summary').click();
     await page.getByTestId(testIds.exports.reportFormat).selectOption('html');
+    await page.screenshot({ path: path.join(SHOTS, 'skew-report-menu.png') });
     const downloading = page.waitForEvent('download');
     await page.getByTestId(testIds.exports.skewReport).click();
     const download = await downloading;
