@@ -7,7 +7,9 @@ import { appVersion } from '../app/build-identity.ts';
 import { createEngine } from '../app/create-engine.ts';
 import { startWebServer } from '../app/web-server.ts';
 import { MemorySecretStore } from '../clusters/secret-store.ts';
+import type { EngineApi } from '../contracts/engine-api.ts';
 import { BUNDLE_RETENTION, importBundle, type IncidentBundle } from '../exports/incident-bundle.ts';
+import { exportSkewReport } from '../exports/job-exports.ts';
 import { HistoryStore } from '../history/history-store.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { openClusterStore, openKafkaSettingsStore } from './data-dir.ts';
@@ -55,8 +57,14 @@ export function registerOpenBundleCommand(program: Command): void {
         mode: 'web',
         version: appVersion(),
       });
-      // The Exceptions tab asks the cluster; the bundle answers for it with what the cluster said when it was saved.
-      const bundled = { ...engine, getJobExceptions: async (clusterId: string, jobId: string) => (jobId === bundle.jobId && bundle.exceptions ? bundle.exceptions : engine.getJobExceptions(clusterId, jobId)) };
+      // What would ask the cluster is answered from the bundle: the exceptions as the cluster gave them when it was
+      // saved, and reports that name the bundle's cluster (not the stand-in entry that keeps the page a recording).
+      const ours = (clusterId: string, jobId: string) => clusterId === bundle.cluster.id && jobId === bundle.jobId;
+      const bundled: EngineApi = {
+        ...engine,
+        getJobExceptions: async (clusterId, jobId) => (ours(clusterId, jobId) && bundle.exceptions ? bundle.exceptions : engine.getJobExceptions(clusterId, jobId)),
+        exportSkewReport: async (clusterId, jobId, request) => (ours(clusterId, jobId) ? exportSkewReport(history, bundle.cluster, jobId, request) : engine.exportSkewReport(clusterId, jobId, request)),
+      };
       const server = await startWebServer({ engine: bundled, staticDir: path.join(ROOT, 'renderer/dist'), port });
       const jobPage = `${server.url}#/clusters/${encodeURIComponent(bundle.cluster.id)}/jobs/${bundle.jobId}`;
       process.stdout.write(

@@ -205,6 +205,10 @@ describe('incident bundles', () => {
       const checkpoints = await rpc<{ checkpoints: unknown[] }>('getJobCheckpoints', [decodeURIComponent(clusterId), jobId, 50]);
       expect(checkpoints.ok).toBe(true);
       expect(checkpoints.value.checkpoints.length).toBeGreaterThan(0);
+      // Export skew report on the reopened bundle: the same report as the CLI makes from it.
+      const exported = await rpc<{ content: string }>('exportSkewReport', [decodeURIComponent(clusterId), jobId, { windowMs: 60_000, format: 'json' }]);
+      expect(exported.ok).toBe(true);
+      expect(exported.value.content).toBe(before);
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));

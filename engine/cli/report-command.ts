@@ -167,7 +167,9 @@ async function withWindowStore<T>(options: ReportOptions, work: (w: WindowStore)
   try {
     const cluster = { id: options.url, name: null, url: options.url, flinkVersion: check.flinkVersion };
     await sampleWindow(store, cluster.id, connect(client), job.id, windowMs, check.metricsFetchIntervalMs);
-    return await work({ store, cluster, jobId: job.id, windowMs, client, appStore: undefined });
+    // The samples were taken for this window; requests take time, so they may span a little more: the report covers them all.
+    const { firstSampleAt, lastSampleAt } = store.samples.job(cluster.id, job.id)!;
+    return await work({ store, cluster, jobId: job.id, windowMs: Math.max(windowMs, lastSampleAt - firstSampleAt), client, appStore: undefined });
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
