@@ -161,6 +161,19 @@ describe('incident bundles', () => {
     expect(result.stderr).toMatch(/is not a Flink Ops incident bundle \(\.flinkops-bundle\): it is not gzipped JSON\.\n$/);
   });
 
+  it('reports a job that has ended from the history, and says why it cannot without one', async () => {
+    const jobId = [...engine!.engine.cluster.jobs.values()][0].jobId;
+    expect((await fetch(`${url}/jobs/${jobId}?mode=cancel`, { method: 'PATCH' })).status).toBe(202);
+    const fromHistory = await live('--format', 'json');
+    expect(fromHistory.code, fromHistory.stderr).toBe(0);
+    expect((JSON.parse(fromHistory.stdout) as SkewReport).window.samples).toBe(7);
+    const file = path.join(out, 'ended.csv');
+    const without = await run(['report', '--url', url, '--job', jobId, '--out', file]);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toBe(`flink-ops: The job ${jobId} has CANCELED and the console has no history of it: there is nothing left to sample.\n`);
+    expect(existsSync(file)).toBe(false);
+  });
+
   it('reopens after the engine is stopped: the report again, and the console on it as a recording', async () => {
     const before = (await run(['report', '--from-bundle', bundle(), '--format', 'json'])).stdout;
     await engine!.close();
