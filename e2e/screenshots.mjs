@@ -18,6 +18,7 @@ const SHOTS = [
   { files: ['checkpoints-tab.png', 'checkpoint-detail.png', 'metrics-over-time.png'], project: 'web', grep: 'the Checkpoints tab of the hot-tenant job' },
   { files: ['job-graph.png'], project: 'flink', grep: 'from adding the cluster' },
   { files: ['big-job-zoomed-out.png', 'big-job-zoomed-in.png'], project: 'web', grep: '200-vertex job' },
+  { files: ['skew-report-html.png'], project: 'web', grep: 'exports the HTML skew report' },
 ];
 
 let failed = false;

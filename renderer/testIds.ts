@@ -143,6 +143,11 @@ export const testIds = {
   },
   exports: {
     subtaskMetrics: 'export-subtask-metrics',
+    reportMenu: 'export-report-menu',
+    reportFormat: 'export-report-format',
+    reportWindow: 'export-report-window',
+    skewReport: 'export-skew-report',
+    incidentBundle: 'save-incident-bundle',
   },
   jobTabs: {
     list: 'job-tabs',

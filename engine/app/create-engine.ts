@@ -5,6 +5,8 @@ import { type ClusterStore, type KeyValueBackend, type StoredCluster, toClusterC
 import type { SecretStore } from '../clusters/secret-store.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { exportSubtaskMetrics } from '../exports/subtask-metrics.ts';
+import { exportSkewReport, saveIncidentBundle } from '../exports/job-exports.ts';
+import type { ReportCluster } from '../exports/skew-report.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { killTaskManagerAndReport } from '../operations/kill-taskmanager.ts';
 import { fetchClusterOverview, fetchJobs } from '../sampling/cluster-views.ts';
@@ -302,6 +304,19 @@ export function createEngine(deps: EngineDeps): Engine {
       return exportSubtaskMetrics(connection(clusterId).client, clusterId, requireId(jobId, 'job'));
     },
 
+    async exportSkewReport(clusterId, jobId, request) {
+      return exportSkewReport(deps.history, await reportCluster(clusterId), requireId(jobId, 'job'), request);
+    },
+
+    async saveIncidentBundle(clusterId, jobId, request) {
+      const id = requireId(jobId, 'job');
+      const cluster = await reportCluster(clusterId);
+      const client = connection(clusterId).client;
+      const [jobGraph, exceptions] = await Promise.all([fetchJobGraph(client, clusterId, id).catch(() => null), fetchJobExceptions(client, clusterId, id).catch(() => null)]);
+      const journal = operations.journal.list({ clusterId, jobId: id, limit: 1000 }).map(publicEntry);
+      return saveIncidentBundle(deps.history, cluster, id, request, { savedBy: deps.version, jobGraph, exceptions, journal });
+    },
+
     async getKafkaSettings(clusterId) {
       findCluster(clusterId);
       const stored = kafkaSettings.get(clusterId);
@@ -431,6 +446,13 @@ export function createEngine(deps: EngineDeps): Engine {
       await watcher.stop();
     },
   };
+
+  /** What a report says of its cluster; the Flink version when the cluster answers (a recording's may not). */
+  async function reportCluster(clusterId: string): Promise<ReportCluster> {
+    const cluster = findCluster(clusterId);
+    const check = await connection(clusterId).check().catch(() => null);
+    return { id: clusterId, name: cluster.name, url: cluster.url, flinkVersion: check?.flinkVersion ?? null };
+  }
 
   function watchOf(clusterId: string, jobId: string): JobWatch | null {
     const watch = deps.history.watches.get(clusterId, jobId);

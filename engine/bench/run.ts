@@ -97,5 +97,6 @@ runScript('Local engine: exactly-once at 1,000,000 events (plain, 5 kills, resto
 runScript('Kafka: hot-key sampling throughput and the consumer-lag query for 1,000 partitions', 'engine/bench/kafka.ts');
 runScript('The history: what a sample and a checkpoint\'s details cost the cluster; the store\'s write and read cost (200 × 1,024 job)', 'engine/bench/history-cost.ts');
 runScript('Diagnosis: every analysis on a generated 200-vertex × 1,024-subtask job, and its heatmap in Chromium', 'engine/bench/diagnosis-bench.ts', [], ['--expose-gc']);
+runScript('Skew report: a 200-vertex × 1,024-subtask job in each format (CSV, vertices CSV, JSON, HTML), time and peak memory', 'engine/bench/report-bench.ts');
 runScript('Operations: click to savepoint path on the local engine and the real Flink, and the requests it takes', 'engine/bench/operations-latency.ts');
 runScript('Big jobs in Chromium: 200 vertices × parallelism 4,096 and 20 × 1,024, the graph and the subtasks table (npm run bench:big-job)', 'engine/bench/big-job-ui.ts');

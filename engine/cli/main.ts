@@ -10,6 +10,8 @@ import { registerKafkaCommands } from './kafka-commands.ts';
 import { registerProduceCommand } from '../local/cli/produce-command.ts';
 import { registerDiagnoseCommand } from './diagnose-command.ts';
 import { registerOperationCommands } from './operation-commands.ts';
+import { registerReportCommands } from './report-command.ts';
+import { registerOpenBundleCommand } from './open-bundle-command.ts';
 
 /** Runs `flink-ops` and returns the exit code; errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -28,6 +30,8 @@ export async function runCli(argv: string[]): Promise<number> {
   registerCheckpointsCommand(program);
   registerDiagnoseCommand(program);
   registerOperationCommands(program);
+  registerReportCommands(program);
+  registerOpenBundleCommand(program);
   // No command at all: the help is the answer, on stdout, and that is a success (Commander would call it an error).
   if (argv.length <= 2) {
     program.outputHelp();

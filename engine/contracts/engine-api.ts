@@ -474,6 +474,10 @@ export interface EngineApi {
   setJobPinned(clusterId: string, jobId: string, pinned: boolean): Promise<JobWatch | null>;
   /** Every subtask of every vertex of a job as CSV, one row each (1 + 3V requests); the UI saves it with the shell. */
   exportSubtaskMetrics(clusterId: string, jobId: string): Promise<ExportedFile>;
+  /** A skew report of a job over "the last windowMs" of its history: csv (subtasks), vertices-csv, json or html. */
+  exportSkewReport(clusterId: string, jobId: string, request: { windowMs: number; format: string }): Promise<ExportedFile>;
+  /** An incident bundle of a job's window (.flinkops-bundle: samples, checkpoints, exceptions, journal, report), base64. */
+  saveIncidentBundle(clusterId: string, jobId: string, request: { windowMs: number }): Promise<ExportedBinary>;
   /** The cluster's optional Kafka connection settings, or null. */
   getKafkaSettings(clusterId: string): Promise<KafkaSettingsView | null>;
   /** Checks the brokers answer (and accept the credentials), then saves. Settings that fail the check are not saved. */
@@ -530,6 +534,14 @@ export interface EngineApi {
 }
 
 /** A file the engine prepared for the user to save (ShellApi.saveFile): text, with a name to suggest. */
+/** A binary export (the incident bundle): base64 across the bridge, saved as bytes by the shell. */
+export interface ExportedBinary {
+  suggestedName: string;
+  contentBase64: string;
+  mime: string;
+  bytes: number;
+}
+
 export interface ExportedFile {
   suggestedName: string;
   content: string;
@@ -856,6 +868,8 @@ export const ENGINE_METHODS = [
   'planRescale',
   'getRescaleOutcome',
   'listSavepoints',
+  'exportSkewReport',
+  'saveIncidentBundle',
 ] as const satisfies readonly EngineMethod[];
 
 /** What a bridge returns for one call. */

@@ -164,6 +164,17 @@ export class OperationsJournal {
     });
   }
 
+  /**
+   * Adds entries recorded elsewhere (an incident bundle being opened) for reading. One still open there is held by a
+   * lease that never lapses: this process must never resume an operation on a cluster it only has a recording of.
+   */
+  async importEntries(entries: JournalEntry[]): Promise<void> {
+    const held: Lease = { owner: 'incident-bundle', host: 'incident-bundle', pid: 0, until: Number.MAX_SAFE_INTEGER };
+    await this.store.transaction(() => {
+      for (const entry of entries) if (!this.table.get(entry.id)) this.table.put(entry.id, { ...entry, phase: 'imported', lease: isOpen(entry.state) ? held : null });
+    });
+  }
+
   /** Open entries nobody alive works on: what a starting process resumes. */
   orphans(): StoredJournalEntry[] {
     return this.all().filter((e) => isOpen(e.state) && this.isFree(e));

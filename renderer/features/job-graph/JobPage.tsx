@@ -22,6 +22,7 @@ import { useClusterFloor } from '../overview/useClusterFloor';
 import { evidenceOf } from '../diagnosis/evidence';
 import { FindingBanner } from '../diagnosis/FindingBanner';
 import { ExportSubtasksButton } from './ExportSubtasksButton';
+import { ExportReportMenu } from './ExportReportMenu';
 import { JOB_TABS } from './jobTabs';
 import { JobTabs } from './JobTabs';
 import { notRunningNotice } from './notRunning';
@@ -104,6 +105,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
           {graph ? <StateBadge state={graph.state} testId={testIds.jobGraph.state} /> : null}
           {recorded ? <span className="badge badge--pending">Recording</span> : null}
           {graph && !recorded ? <ExportSubtasksButton clusterId={clusterId} jobId={jobId} /> : null}
+          {graph ? <ExportReportMenu clusterId={clusterId} jobId={jobId} windowMs={windowMs} /> : null}
         </div>
         <div className="job-header__facts">
           <code className="mono small" title="Job ID">

@@ -1,0 +1,230 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assignKeyToParallelOperator } from '../analysis/key-groups/key-group-range-assignment.ts';
+import { connect, createClient } from '../clusters/cluster-connections.ts';
+import { decodeBundle } from '../exports/incident-bundle.ts';
+import type { SkewReport } from '../exports/skew-report.ts';
+import { parseCsv } from '../exports/testing/parse-csv.ts';
+import { HistoryStore } from '../history/history-store.ts';
+import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
+import { tempDirs } from '../local/testing/engine-test-kit.ts';
+import { ManualClock } from '../local/time/clock.ts';
+import { JobWatcher } from '../sampling/job-watcher.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'engine/cli/flink-ops.mjs');
+const SCHEMA = JSON.parse(readFileSync(path.join(ROOT, 'resources/schemas/skew-report.schema.json'), 'utf8')) as object;
+const dirs = tempDirs('flink-ops-report-cli-');
+
+function run(args: string[], timeout = 30_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    // HOME points at an empty folder: the CLI must not find (or create) the developer's own app history.
+    execFile(process.execPath, [BIN, ...args], { timeout, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HOME: dirs.make(), XDG_CONFIG_HOME: dirs.make() } }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * The app watched hot-tenant (with checkpoints) for three minutes, on a stopped virtual clock: its history holds the
+ * window the CLI reports from, and nothing moves between two runs.
+ */
+let engine: LocalEngineHandle | undefined;
+let url: string;
+let dataDir: string;
+let out: string;
+const acme = assignKeyToParallelOperator('acme', 128, 32);
+
+beforeAll(async () => {
+  const clock = new ManualClock(Date.now() - 180_000);
+  engine = await startLocalEngine({ scenario: 'hot-tenant', port: 0, time: 'manual', clock, checkpointDir: dirs.make(), checkpointIntervalMs: 10_000 });
+  url = engine.url;
+  dataDir = dirs.make();
+  out = dirs.make();
+  const store = HistoryStore.open(path.join(dataDir, 'history'), { now: () => clock.now() });
+  const connection = connect(createClient({ name: 'local', url: engine.url, auth: { kind: 'none' }, timeoutMs: 10_000 }, undefined));
+  const watcher = new JobWatcher({ history: store, connection: () => connection, now: () => clock.now() });
+  const jobId = [...engine.engine.cluster.jobs.values()][0].jobId;
+  for (let s = 0; s < 18; s++) {
+    engine.engine.advance(10_000);
+    await watcher.sampleNow('local-engine', jobId);
+  }
+  await store.close();
+}, 90_000);
+
+afterAll(async () => {
+  await engine?.close();
+  dirs.removeAll();
+});
+
+const live = (...args: string[]) => run(['report', '--url', url, '--job', 'gatewaymeter', '--window', '60s', '--data-dir', dataDir, ...args]);
+
+describe('flink-ops report', () => {
+  it("writes the subtasks CSV from the app's history: acme's tenant-cost subtask is hot, the busiest, more than 5× the mean", async () => {
+    const file = path.join(out, 'report.csv');
+    const { code, stderr } = await live('--format', 'csv', '--out', file);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const rows = parseCsv(readFileSync(file, 'utf8')).filter((r) => r.vertex_name === 'tenant-cost -> Sink: usd-sink');
+    expect(rows).toHaveLength(32);
+    expect(rows.filter((r) => r.hot === '1').map((r) => Number(r.subtask))).toEqual([acme]);
+    const busy = rows.map((r) => Number(r.busy_ms_per_s_mean));
+    const max = Math.max(...busy);
+    expect(Number(rows[acme].busy_ms_per_s_mean)).toBe(max);
+    expect(max / (busy.reduce((a, b) => a + b, 0) / busy.length)).toBeGreaterThan(5);
+    // Its key groups contain acme's, and its TaskManager is named.
+    expect(Number(rows[acme].key_group_start)).toBeLessThanOrEqual(Number(rows[acme].key_group_end));
+    expect(rows[acme].taskmanager_id).not.toBe('');
+    expect(readdirSync(out)).toEqual(['report.csv']);
+  });
+
+  it('prints the JSON report to stdout, valid against resources/schemas/skew-report.schema.json, and the HTML with the root cause', async () => {
+    const json = await live('--format', 'json');
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as SkewReport;
+    const validate = new Ajv({ strict: false }).compile(SCHEMA);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report.finding.kind).toBe('skew');
+    expect(report.finding.subtasks.map((s) => s.subtask)).toEqual([acme]);
+    expect(report.asOf).toBe(new Date(report.window.to!).toISOString());
+
+    const html = await live('--format', 'html');
+    expect(html.code).toBe(0);
+    expect(html.stdout).toContain(report.finding.sentence.replace(/'/g, '&#39;'));
+    const vertices = parseCsv((await live('--format', 'vertices-csv')).stdout);
+    expect(vertices.map((v) => v.load_pattern)).toContain('hot');
+  });
+
+  it.each([
+    [['--format', 'pdf'], 2, /--format must be one of csv, vertices-csv, json, html, not "pdf"/],
+    [['--window', 'soon'], 2, /--window must be a duration/],
+    [['--out', '/nonexistent-folder/report.csv'], 1, /Cannot write \/nonexistent-folder\/report.csv: its folder does not exist/],
+  ])('flink-ops report %j exits %i with one line and writes nothing', async (args, code, message) => {
+    const before = readdirSync(out);
+    const result = await live(...args);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(readdirSync(out)).toEqual(before);
+  });
+
+  it('samples a job the app does not watch for the window itself, and still writes a valid report', async () => {
+    // No --data-dir and an empty HOME: no history. The engine's clock is stopped, so the figures are what they were.
+    const result = await run(['report', '--url', url, '--job', 'gatewaymeter', '--window', '10s', '--format', 'json'], 60_000);
+    expect(result.stderr).toMatch(/^Sampling the job for 10 s \(3 samples, one every 5 s\)\.\.\.\n$/);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as SkewReport;
+    const validate = new Ajv({ strict: false }).compile(SCHEMA);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report.window.samples).toBe(3);
+    expect(report.cluster).toMatchObject({ id: url, url, flinkVersion: expect.stringMatching(/^\d+\.\d+/) });
+  }, 60_000);
+
+  it('exits 4 for a job that is not there, and leaves no file', async () => {
+    const file = path.join(out, 'nightly.csv');
+    const result = await run(['report', '--url', url, '--job', 'nightly-etl', '--out', file]);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe('flink-ops: No job with id or name "nightly-etl" on this cluster.\n');
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('incident bundles', () => {
+  const bundle = () => path.join(out, 'incident.flinkops-bundle');
+
+  it('saves a bundle whose report is the live report of the same samples, byte for byte, every time', async () => {
+    const saved = await run(['bundle', '--url', url, '--job', 'gatewaymeter', '--window', '60s', '--data-dir', dataDir, '--out', bundle()]);
+    expect(saved.stderr).toMatch(/^Saved the incident bundle to /);
+    expect(saved.code).toBe(0);
+    const contents = decodeBundle(readFileSync(bundle()));
+    expect(contents.samples.length).toBe(7);
+    expect(contents.checkpoints.length).toBeGreaterThan(0);
+    expect(contents.jobGraph?.vertices).toHaveLength(3);
+
+    for (const format of ['json', 'html']) {
+      const fromLive = await live('--format', format);
+      const first = await run(['report', '--from-bundle', bundle(), '--format', format]);
+      const second = await run(['report', '--from-bundle', bundle(), '--format', format]);
+      expect(first.code).toBe(0);
+      expect(first.stdout).toBe(second.stdout);
+      expect(first.stdout).toBe(fromLive.stdout);
+    }
+  });
+
+  it('refuses a file that is not a bundle with exit 2', async () => {
+    const result = await run(['report', '--from-bundle', path.join(ROOT, 'package.json')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/is not a Flink Ops incident bundle \(\.flinkops-bundle\): it is not gzipped JSON\.\n$/);
+  });
+
+  it('reports a job that has ended from the history, and says why it cannot without one', async () => {
+    const jobId = [...engine!.engine.cluster.jobs.values()][0].jobId;
+    expect((await fetch(`${url}/jobs/${jobId}?mode=cancel`, { method: 'PATCH' })).status).toBe(202);
+    const fromHistory = await live('--format', 'json');
+    expect(fromHistory.code, fromHistory.stderr).toBe(0);
+    expect((JSON.parse(fromHistory.stdout) as SkewReport).window.samples).toBe(7);
+    const file = path.join(out, 'ended.csv');
+    const without = await run(['report', '--url', url, '--job', jobId, '--out', file]);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toBe(`flink-ops: The job ${jobId} has CANCELED and the console has no history of it: there is nothing left to sample.\n`);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('reopens after the engine is stopped: the report again, and the console on it as a recording', async () => {
+    const before = (await run(['report', '--from-bundle', bundle(), '--format', 'json'])).stdout;
+    await engine!.close();
+    engine = undefined;
+    const after = await run(['report', '--from-bundle', bundle(), '--format', 'json']);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toBe(before);
+
+    // The console on the bundle: its RPC answers with the recorded job, without any cluster.
+    const child = spawn(process.execPath, [BIN, 'open-bundle', bundle()], { env: { ...process.env, HOME: dirs.make(), XDG_CONFIG_HOME: dirs.make() } });
+    try {
+      const banner = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        const timer = setTimeout(() => reject(new Error(`open-bundle printed no URL: ${text}`)), 30_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (/\n.*http:\/\/127\.0\.0\.1:\d+\/\?token=\S+\n/.test(text)) {
+            clearTimeout(timer);
+            resolve(text);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`open-bundle exited ${code}: ${text}`)));
+      });
+      expect(banner).toMatch(/^Incident bundle .*: gatewaymeter \([0-9a-f]{32}\) as of \d{4}-\d\d-\d\dT.*Z, 7 samples/);
+      const pageUrl = new URL(/http:\/\/\S+/.exec(banner.split('\n')[1])![0]);
+      const [, clusterId, jobId] = /#\/clusters\/([^/]+)\/jobs\/([0-9a-f]{32})$/.exec(pageUrl.hash)!;
+      const rpc = async <T>(method: string, args: unknown[]) => {
+        const response = await fetch(`${pageUrl.origin}/api/rpc`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${pageUrl.searchParams.get('token')}` },
+          body: JSON.stringify({ method, args }),
+        });
+        return (await response.json()) as { ok: boolean; value: T };
+      };
+      const recorded = await rpc<{ recording: { samples: number }; graph: { vertices: unknown[] } }>('getRecordedJob', [decodeURIComponent(clusterId), jobId]);
+      expect(recorded.ok).toBe(true);
+      expect(recorded.value.recording.samples).toBe(7);
+      expect(recorded.value.graph.vertices).toHaveLength(3);
+      // The Exceptions tab answers from the bundle; the checkpoints from its history.
+      const exceptions = await rpc<{ jobId: string; entries: unknown[] }>('getJobExceptions', [decodeURIComponent(clusterId), jobId]);
+      expect(exceptions).toMatchObject({ ok: true, value: { jobId } });
+      const checkpoints = await rpc<{ checkpoints: unknown[] }>('getJobCheckpoints', [decodeURIComponent(clusterId), jobId, 50]);
+      expect(checkpoints.ok).toBe(true);
+      expect(checkpoints.value.checkpoints.length).toBeGreaterThan(0);
+      // Export skew report on the reopened bundle: the same report as the CLI makes from it.
+      const exported = await rpc<{ content: string }>('exportSkewReport', [decodeURIComponent(clusterId), jobId, { windowMs: 60_000, format: 'json' }]);
+      expect(exported.ok).toBe(true);
+      expect(exported.value.content).toBe(before);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }, 60_000);
+});

@@ -1,0 +1,120 @@
+import { DIAGNOSIS_JSON_SCHEMA } from '../analysis/diagnosis-schema.ts';
+import { SUBTASK_COLUMNS } from './report-columns.ts';
+import { SKEW_REPORT_SCHEMA_VERSION } from './skew-report.ts';
+
+/**
+ * JSON Schema (draft-07) of a skew report (`flink-ops report --format json`, a `SkewReport`). The same object is in
+ * resources/schemas/skew-report.schema.json for people without the console (a test keeps the two equal); every report
+ * the tests produce is validated against it. The finding and the skew figures are the diagnosis's own.
+ */
+const diagnosis = DIAGNOSIS_JSON_SCHEMA.properties;
+const integer = { type: 'integer', minimum: 0 } as const;
+const nullableNumber = { type: ['number', 'null'] } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+
+const columnSchema = (type: 'integer' | 'number' | 'string', description: string) => ({
+  type: 'array',
+  description,
+  items: { type: [type, 'null'] },
+});
+
+export const SKEW_REPORT_JSON_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: `https://flink-ops.dev/schemas/skew-report-${SKEW_REPORT_SCHEMA_VERSION}.json`,
+  title: 'SkewReport',
+  description: 'A Flink Ops Console skew report: one job over one window of samples. Per-subtask figures are columns: one array per figure, indexed by subtask.',
+  type: 'object',
+  required: ['schemaVersion', 'asOf', 'cluster', 'job', 'window', 'finding', 'otherFindings', 'confidence', 'notKnown', 'vertices', 'checkpoints', 'checkpointOutliers', 'hotKeys'],
+  additionalProperties: false,
+  properties: {
+    schemaVersion: { const: SKEW_REPORT_SCHEMA_VERSION },
+    asOf: { ...nullableString, description: 'The time the figures describe: the last sample of the window (ISO 8601, UTC).' },
+    cluster: {
+      type: 'object',
+      required: ['id', 'name', 'url', 'flinkVersion'],
+      properties: { id: { type: 'string' }, name: nullableString, url: nullableString, flinkVersion: nullableString },
+    },
+    job: {
+      type: 'object',
+      required: ['id', 'name', 'state'],
+      properties: { id: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' } },
+    },
+    window: {
+      type: 'object',
+      required: [...diagnosis.window.required, 'intervalMs', 'events'],
+      properties: {
+        ...diagnosis.window.properties,
+        intervalMs: { ...nullableNumber, description: 'Mean time between samples, ms.' },
+        events: {
+          type: 'array',
+          description: 'Gaps in the sampling, restarts and failovers inside the window.',
+          items: { type: 'object', required: ['t', 'kind', 'message'], properties: { t: { type: 'number' }, kind: { type: 'string' }, message: { type: 'string' } } },
+        },
+      },
+    },
+    finding: diagnosis.finding,
+    otherFindings: diagnosis.otherFindings,
+    confidence: diagnosis.confidence,
+    notKnown: diagnosis.notKnown,
+    vertices: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'parallelism', 'maxParallelism', 'keyed', 'status', 'pattern', 'backpressureLevel', 'hotSubtasks', 'restartedSubtasks', 'unavailable', 'metrics', 'subtasks'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string' },
+          name: { type: 'string' },
+          parallelism: integer,
+          maxParallelism: { type: ['integer', 'null'] },
+          keyed: { type: 'boolean', description: 'Reads a hash-partitioned (keyBy) input: its subtasks own key groups.' },
+          status: { type: 'string' },
+          pattern: diagnosis.vertices.items.properties.pattern,
+          backpressureLevel: diagnosis.vertices.items.properties.backpressureLevel,
+          hotSubtasks: { type: 'array', items: integer, description: 'Hot subtasks on the load metric.' },
+          restartedSubtasks: { type: 'array', items: integer },
+          unavailable: nullableString,
+          metrics: diagnosis.vertices.items.properties.metrics,
+          subtasks: {
+            type: 'object',
+            required: SUBTASK_COLUMNS.map((c) => c.json),
+            additionalProperties: false,
+            properties: Object.fromEntries(SUBTASK_COLUMNS.map((c) => [c.json, columnSchema(c.type, `${c.description} CSV: ${c.csv}.`)])),
+          },
+        },
+      },
+    },
+    checkpoints: {
+      type: 'array',
+      description: 'Checkpoints triggered inside the window, oldest first.',
+      items: {
+        type: 'object',
+        required: ['id', 'status', 'isSavepoint', 'triggerTimestamp', 'endToEndDurationMs', 'checkpointedBytes', 'stateBytes', 'failureMessage'],
+        properties: {
+          id: integer,
+          status: { type: 'string' },
+          isSavepoint: { type: 'boolean' },
+          triggerTimestamp: { type: 'number', description: 'epoch ms' },
+          endToEndDurationMs: nullableNumber,
+          checkpointedBytes: { ...nullableNumber, description: 'Incremental size, bytes.' },
+          stateBytes: { ...nullableNumber, description: 'Full state size, bytes.' },
+          failureMessage: nullableString,
+        },
+      },
+    },
+    checkpointOutliers: diagnosis.checkpointOutliers,
+    hotKeys: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['key', 'share', 'keyGroup', 'subtask'],
+            properties: { key: { type: 'string' }, share: { type: 'number' }, keyGroup: integer, subtask: integer },
+          },
+        },
+      ],
+    },
+  },
+} as const;

@@ -1,0 +1,88 @@
+import { useState, type ReactNode } from 'react';
+import { askNotificationPermissionOnce } from '../../api/shell-client';
+import { useEngine } from '../../app/engine';
+import { notifyWhenDone } from '../../app/notifyWhenDone';
+import { appShell } from '../../app/shell';
+import { testIds } from '../../testIds';
+import { WINDOWS } from '../diagnosis/format';
+
+const FORMATS = [
+  { id: 'html', label: 'HTML (to read and print)' },
+  { id: 'csv', label: 'CSV, one row per subtask' },
+  { id: 'vertices-csv', label: 'CSV, one row per vertex' },
+  { id: 'json', label: 'JSON (the whole report)' },
+] as const;
+
+/**
+ * "Export skew report" and "Save incident bundle" of the shown job, over a window of the history the console keeps
+ * while the page is open: a save dialog on the desktop, a download in web mode. The window starts as the diagnosis's.
+ */
+export function ExportReportMenu({ clusterId, jobId, windowMs }: { clusterId: string; jobId: string; windowMs: number }): ReactNode {
+  const { api } = useEngine();
+  const [format, setFormat] = useState<string>('html');
+  const [window, setWindow] = useState<number | null>(null);
+  const [busy, setBusy] = useState<'report' | 'bundle' | null>(null);
+  const chosenWindow = window ?? windowMs;
+
+  const run = (kind: 'report' | 'bundle'): void => {
+    if (busy) return;
+    askNotificationPermissionOnce();
+    setBusy(kind);
+    const work =
+      kind === 'report'
+        ? api.exportSkewReport(clusterId, jobId, { windowMs: chosenWindow, format }).then(async (file) => ({ name: file.suggestedName, saved: await appShell().saveFile(file) }))
+        : api.saveIncidentBundle(clusterId, jobId, { windowMs: chosenWindow }).then(async (file) => ({
+            name: file.suggestedName,
+            saved: await appShell().saveFile({ suggestedName: file.suggestedName, mime: file.mime, content: base64Bytes(file.contentBase64) }),
+          }));
+    notifyWhenDone(work, kind === 'report' ? 'Skew report' : 'Incident bundle', {
+      describe: ({ name, saved }) => (saved.saved ? `${name} saved to ${saved.location}.` : 'Not saved: the save was cancelled.'),
+    })
+      .catch(() => undefined) // already reported by notifyWhenDone
+      .finally(() => setBusy(null));
+  };
+
+  return (
+    <details className="export-report" data-testid={testIds.exports.reportMenu}>
+      <summary className="button button--small">Export skew report</summary>
+      <div className="export-report__panel panel" role="group" aria-label="Export skew report">
+        <label>
+          <span className="muted small">Format</span>
+          <select value={format} onChange={(e) => setFormat(e.target.value)} data-testid={testIds.exports.reportFormat}>
+            {FORMATS.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className="muted small">Window</span>
+          <select value={chosenWindow} onChange={(e) => setWindow(Number(e.target.value))} data-testid={testIds.exports.reportWindow}>
+            {WINDOWS.map((w) => (
+              <option key={w.ms} value={w.ms}>
+                the last {w.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="muted small">From the samples the console recorded of this job: a window longer than that covers what there is, and the report says so.</p>
+        <div className="export-report__actions">
+          <button type="button" className="button button--primary button--small" disabled={busy !== null} onClick={() => run('report')} data-testid={testIds.exports.skewReport}>
+            {busy === 'report' ? 'Exporting…' : 'Export report'}
+          </button>
+          <button type="button" className="button button--small" disabled={busy !== null} onClick={() => run('bundle')} data-testid={testIds.exports.incidentBundle}>
+            {busy === 'bundle' ? 'Saving…' : 'Save incident bundle'}
+          </button>
+        </div>
+      </div>
+    </details>
+  );
+}
+
+function base64Bytes(base64: string): Uint8Array {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
