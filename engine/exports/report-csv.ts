@@ -13,15 +13,35 @@ export function subtasksCsv(report: SkewReport): string {
   return [...subtasksCsvChunks(report)].join('');
 }
 
-/** The same text a vertex at a time: a writer streams a 200 × 1,024 job's CSV (tens of MB) without holding it. */
+/**
+ * The same text a vertex at a time: a writer streams a 200 × 1,024 job's CSV (tens of MB) without holding it.
+ * Five million cells through csv-stringify one by one took over 2 s and 400 MB; numbers never need quoting, so only
+ * the text cells go through it, once per distinct value (statuses, TaskManagers and endpoints repeat).
+ */
 export function* subtasksCsvChunks(report: SkewReport): Generator<string> {
   yield stringify([], { header: true, columns: SUBTASK_CSV_COLUMNS });
+  const quoted = new Map<string, string>();
+  const cell = (value: unknown): string => {
+    if (typeof value === 'number') return String(value);
+    if (value === null || value === undefined) return '';
+    const text = String(value);
+    let field = quoted.get(text);
+    if (field === undefined) {
+      field = stringify([[text]]).slice(0, -1);
+      quoted.set(text, field);
+    }
+    return field;
+  };
   for (const vertex of report.vertices) {
-    const columns = SUBTASK_COLUMNS.map((c) => vertex.subtasks[c.json]);
-    const n = columns[0].length;
-    const rows: unknown[][] = new Array(n);
-    for (let k = 0; k < n; k++) rows[k] = [vertex.id, vertex.name, ...columns.map((column) => column[k])];
-    yield stringify(rows, { cast: { number: (x) => String(x) } });
+    const columns = SUBTASK_COLUMNS.map((c) => vertex.subtasks[c.json] as ArrayLike<unknown>);
+    const prefix = `${cell(vertex.id)},${cell(vertex.name)}`;
+    const lines: string[] = [];
+    for (let k = 0; k < columns[0].length; k++) {
+      let line = prefix;
+      for (const column of columns) line += `,${cell(column[k])}`;
+      lines.push(line);
+    }
+    yield `${lines.join('\n')}\n`;
   }
 }
 

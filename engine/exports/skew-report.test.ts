@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
+import { stringify } from 'csv-stringify/sync';
 import { parseCsv } from './testing/parse-csv.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryStore } from '../history/history-store.ts';
@@ -50,6 +51,17 @@ describe('skew report', () => {
     expect(renderReport(report, 'json').content).toBe(`${JSON.stringify(report)}\n`);
     expect(report.asOf).toBe(new Date(70_000).toISOString());
     expect(report.window).toMatchObject({ from: 10_000, to: 70_000, samples: 7, intervalMs: 10_000 });
+  });
+
+  it("writes csv-stringify's own CSV, a text cell with a comma, a quote or a line break quoted as RFC 4180 says", () => {
+    const report = readSkewReport(store, cluster, jobId, 60_000);
+    const hostile = { ...report, vertices: report.vertices.map((v, i) => (i === 1 ? { ...v, name: 'tenant-cost, "hot"\nsink' } : v)) };
+    const rows = hostile.vertices.flatMap((v) =>
+      Array.from({ length: v.parallelism }, (_, k) => [v.id, v.name, ...SUBTASK_COLUMNS.map((c) => (v.subtasks[c.json] as ArrayLike<unknown>)[k])]),
+    );
+    const expected = stringify(rows, { header: true, columns: ['vertex_id', 'vertex_name', ...SUBTASK_COLUMNS.map((c) => c.csv)], cast: { number: (x) => String(x) } });
+    expect(renderReport(hostile, 'csv').content).toBe(expected);
+    expect(expected).toContain('"tenant-cost, ""hot""\nsink"');
   });
 
   it('names the hot subtask in the subtasks CSV, with its busy time the highest of its vertex', () => {
