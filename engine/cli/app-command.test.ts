@@ -1,12 +1,10 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
+import { FLINK_OPS_BIN, runCli } from './testing/run-cli.ts';
 
 /** `flink-ops app --web`: the banner with both URLs, and the local engine on the port asked for. */
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'flink-ops.mjs');
 const dirs = tempDirs('flink-ops-app-');
 const children: ChildProcess[] = [];
 /** Stops the app (which stops its engine) and waits for it: no process outlives the test. */
@@ -34,7 +32,7 @@ function freePort(): Promise<number> {
 describe('flink-ops app --web', { timeout: 90_000 }, () => {
   it('--engine-port: the local engine answers there, and the banner prints it under the console\'s URL', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [BIN, 'app', '--web', '--port', '0', '--engine-port', String(port), '--data-dir', dirs.make()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [FLINK_OPS_BIN, 'app', '--web', '--port', '0', '--engine-port', String(port), '--data-dir', dirs.make()], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let output = '';
     child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -51,11 +49,7 @@ describe('flink-ops app --web', { timeout: 90_000 }, () => {
   });
 
   it('a bad --engine-port is a bad argument', async () => {
-    const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(process.execPath, [BIN, 'app', '--web', '--engine-port', 'eighty', '--data-dir', dirs.make()], { timeout: 60_000 }, (error, _stdout, stderr) =>
-        resolve({ code: error ? Number(error.code) : 0, stderr }),
-      ),
-    );
+    const result = await runCli(['app', '--web', '--engine-port', 'eighty', '--data-dir', dirs.make()]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('flink-ops: --engine-port must be 0-65535, not "eighty".\n');
   });

@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, createClient } from '../clusters/cluster-connections.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
@@ -9,21 +6,15 @@ import { ManualClock } from '../local/time/clock.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
 import type { CheckpointsReport } from './checkpoints-command.ts';
 import { openHistoryStore } from './data-dir.ts';
+import { runCli } from './testing/run-cli.ts';
 
 /** `flink-ops checkpoints` against the local engine's hot-tenant scenario with checkpoints, and from the history. */
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'flink-ops.mjs');
 const dirs = tempDirs('flink-ops-cli-checkpoints-');
 let handle: LocalEngineHandle;
 let jobId: string;
 let dataDir: string;
 
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (...args: string[]) => runCli(args);
 
 beforeAll(async () => {
   handle = await startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(Date.UTC(2026, 10, 30, 3)), scenario: 'hot-tenant', checkpointDir: dirs.make() });

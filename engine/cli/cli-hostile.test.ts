@@ -1,21 +1,11 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flinkBasics, json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
+import { runCli } from './testing/run-cli.ts';
 
 /** `flink-ops` against hostile clusters: escape sequences never reach the terminal, and the deadline holds. */
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'flink-ops.mjs');
 const JOB = 'c'.repeat(32);
 
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; millis: number }> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, millis: performance.now() - started });
-    });
-  });
-}
+const run = (...args: string[]) => runCli(args, { timeout: 30_000 });
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;

@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobExceptions, JobGraph, JobSummary } from '../contracts/engine-api.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
@@ -8,22 +5,15 @@ import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { ManualClock } from '../local/time/clock.ts';
 import { flinkBasics, json, startHostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { openClusterStore } from './data-dir.ts';
+import { runCli } from './testing/run-cli.ts';
 
 /**
  * Sequential on purpose: each test starts CLI processes, and the machine is shared.
  * The data commands against a real local engine (virtual time): every one prints one JSON document with --json, and
  * a job that no longer runs shows no rates, in the table as in the JSON.
  */
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'flink-ops.mjs');
 
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // Each run starts Node and tsx: seconds on a loaded machine.
-    execFile(process.execPath, [BIN, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (...args: string[]) => runCli(args);
 
 /** One JSON document, and nothing else on stdout. */
 async function runJson<T>(...args: string[]): Promise<T> {

@@ -1,51 +1,23 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateKey } from '../analysis/key-groups/key-location.ts';
 import { DIAGNOSIS_JSON_SCHEMA } from '../analysis/diagnosis-schema.ts';
 import type { JobDiagnosis } from '../contracts/diagnosis.ts';
-import { connect, createClient } from '../clusters/cluster-connections.ts';
-import { HistoryStore } from '../history/history-store.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
-import { ManualClock } from '../local/time/clock.ts';
-import { JobWatcher } from '../sampling/job-watcher.ts';
 import { parseWindow } from './diagnose-command.ts';
+import { envWithEmptyHome, runCli } from './testing/run-cli.ts';
+import { watchedHotTenant } from './testing/watched-hot-tenant.ts';
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'flink-ops.mjs');
 const dirs = tempDirs('flink-ops-diagnose-');
 
-function run(args: string[], timeout = 20_000): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // HOME points at an empty folder: the CLI must not find (or create) the developer's own app history.
-    execFile(process.execPath, [BIN, ...args], { timeout, env: { ...process.env, HOME: dirs.make(), XDG_CONFIG_HOME: dirs.make() } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[], timeout = 20_000) => runCli(args, { timeout, env: envWithEmptyHome(dirs) });
 
-/**
- * The app watched hot-tenant (with checkpoints, as the app runs it) for three minutes: its history holds the samples
- * and the checkpoints, ending now. The engine runs on a virtual clock, stopped, so what the CLI reads from the cluster
- * and from the history cannot drift apart.
- */
+/** The app's history of hot-tenant, three minutes watched: see watchedHotTenant. */
 let engine: LocalEngineHandle;
 let dataDir: string;
 beforeAll(async () => {
-  const clock = new ManualClock(Date.now() - 180_000);
-  engine = await startLocalEngine({ scenario: 'hot-tenant', port: 0, time: 'manual', clock, checkpointDir: dirs.make(), checkpointIntervalMs: 10_000 });
-  dataDir = dirs.make();
-  const store = HistoryStore.open(path.join(dataDir, 'history'), { now: () => clock.now() });
-  const connection = connect(createClient({ name: 'local', url: engine.url, auth: { kind: 'none' }, timeoutMs: 10_000 }, undefined));
-  const watcher = new JobWatcher({ history: store, connection: () => connection, now: () => clock.now() });
-  const jobId = [...engine.engine.cluster.jobs.values()][0].jobId;
-  for (let s = 0; s < 18; s++) {
-    engine.engine.advance(10_000);
-    await watcher.sampleNow('local-engine', jobId);
-  }
-  await store.close();
+  ({ engine, dataDir } = await watchedHotTenant(dirs));
 }, 90_000);
 
 afterAll(async () => {

@@ -1,59 +1,34 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignKeyToParallelOperator } from '../analysis/key-groups/key-group-range-assignment.ts';
-import { connect, createClient } from '../clusters/cluster-connections.ts';
 import { decodeBundle } from '../exports/incident-bundle.ts';
 import type { SkewReport } from '../exports/skew-report.ts';
 import { parseCsv } from '../exports/testing/parse-csv.ts';
-import { HistoryStore } from '../history/history-store.ts';
-import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
+import type { LocalEngineHandle } from '../local/start-local-engine.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
-import { ManualClock } from '../local/time/clock.ts';
-import { JobWatcher } from '../sampling/job-watcher.ts';
+import { envWithEmptyHome, FLINK_OPS_BIN, runCli } from './testing/run-cli.ts';
+import { watchedHotTenant } from './testing/watched-hot-tenant.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'engine/cli/flink-ops.mjs');
 const SCHEMA = JSON.parse(readFileSync(path.join(ROOT, 'resources/schemas/skew-report.schema.json'), 'utf8')) as object;
 const dirs = tempDirs('flink-ops-report-cli-');
 
-function run(args: string[], timeout = 30_000): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // HOME points at an empty folder: the CLI must not find (or create) the developer's own app history.
-    execFile(process.execPath, [BIN, ...args], { timeout, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HOME: dirs.make(), XDG_CONFIG_HOME: dirs.make() } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[], timeout = 30_000) => runCli(args, { timeout, env: envWithEmptyHome(dirs) });
 
-/**
- * The app watched hot-tenant (with checkpoints) for three minutes, on a stopped virtual clock: its history holds the
- * window the CLI reports from, and nothing moves between two runs.
- */
+/** The app's history of hot-tenant, three minutes watched: see watchedHotTenant. */
 let engine: LocalEngineHandle | undefined;
 let url: string;
 let dataDir: string;
 let out: string;
 const acme = assignKeyToParallelOperator('acme', 128, 32);
-
 beforeAll(async () => {
-  const clock = new ManualClock(Date.now() - 180_000);
-  engine = await startLocalEngine({ scenario: 'hot-tenant', port: 0, time: 'manual', clock, checkpointDir: dirs.make(), checkpointIntervalMs: 10_000 });
+  ({ engine, dataDir } = await watchedHotTenant(dirs));
   url = engine.url;
-  dataDir = dirs.make();
   out = dirs.make();
-  const store = HistoryStore.open(path.join(dataDir, 'history'), { now: () => clock.now() });
-  const connection = connect(createClient({ name: 'local', url: engine.url, auth: { kind: 'none' }, timeoutMs: 10_000 }, undefined));
-  const watcher = new JobWatcher({ history: store, connection: () => connection, now: () => clock.now() });
-  const jobId = [...engine.engine.cluster.jobs.values()][0].jobId;
-  for (let s = 0; s < 18; s++) {
-    engine.engine.advance(10_000);
-    await watcher.sampleNow('local-engine', jobId);
-  }
-  await store.close();
 }, 90_000);
 
 afterAll(async () => {
@@ -183,7 +158,7 @@ describe('incident bundles', () => {
     expect(after.stdout).toBe(before);
 
     // The console on the bundle: its RPC answers with the recorded job, without any cluster.
-    const child = spawn(process.execPath, [BIN, 'open-bundle', bundle()], { env: { ...process.env, HOME: dirs.make(), XDG_CONFIG_HOME: dirs.make() } });
+    const child = spawn(process.execPath, [FLINK_OPS_BIN, 'open-bundle', bundle()], { env: envWithEmptyHome(dirs) });
     try {
       const banner = await new Promise<string>((resolve, reject) => {
         let text = '';
