@@ -20,9 +20,9 @@ const FORMATS = [
 export function ExportReportMenu({ clusterId, jobId, windowMs }: { clusterId: string; jobId: string; windowMs: number }): ReactNode {
   const { api } = useEngine();
   const [format, setFormat] = useState<string>('html');
-  const [window, setWindow] = useState<number | null>(null);
+  const [windowChoice, setWindowChoice] = useState<number | null>(null);
   const [busy, setBusy] = useState<'report' | 'bundle' | null>(null);
-  const chosenWindow = window ?? windowMs;
+  const chosenWindow = windowChoice ?? windowMs;
 
   const run = (kind: 'report' | 'bundle'): void => {
     if (busy) return;
@@ -58,7 +58,7 @@ export function ExportReportMenu({ clusterId, jobId, windowMs }: { clusterId: st
         </label>
         <label>
           <span className="muted small">Window</span>
-          <select value={chosenWindow} onChange={(e) => setWindow(Number(e.target.value))} data-testid={testIds.exports.reportWindow}>
+          <select value={chosenWindow} onChange={(e) => setWindowChoice(Number(e.target.value))} data-testid={testIds.exports.reportWindow}>
             {WINDOWS.map((w) => (
               <option key={w.ms} value={w.ms}>
                 the last {w.label}
