@@ -160,7 +160,7 @@ async function heatmapInChromium(): Promise<void> {
 
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     const heatmapResponse = page.waitForResponse((r) => r.url().endsWith('/api/rpc') && (r.request().postData() ?? '').includes('"getSkewHeatmap"'), { timeout: 180_000 });
-    await page.goto(`${console_.url}#/clusters/${encodeURIComponent(cluster.id)}/jobs/${job.jobId}`);
+    await page.goto(`${console_.url}#/clusters/${encodeURIComponent(cluster.id)}/jobs/${job.jobId}?tab=skew`);
     const response = await heatmapResponse;
     const payload = (await response.body()).length;
     const timing = response.request().timing();
