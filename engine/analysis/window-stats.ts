@@ -71,7 +71,16 @@ export interface VertexWindowStats {
   watermarkLastAt: Float64Array;
   /** Checkpointed state size per subtask at the last sample that had it; NaN when unknown. */
   checkpointedBytes: Float64Array;
+  /**
+   * Flink's records and bytes counters per subtask at the last sample that had them: totals since the subtask's
+   * current attempt started; NaN when unknown.
+   */
+  totals: Record<TotalColumn, Float64Array>;
 }
+
+/** The counters a report shows as totals beside their rates. */
+export const TOTAL_COLUMNS = ['recordsIn', 'recordsOut', 'bytesIn', 'bytesOut'] as const;
+export type TotalColumn = (typeof TOTAL_COLUMNS)[number];
 
 export interface JobWindowStats {
   clusterId: string;
@@ -136,6 +145,7 @@ export function vertexWindowStats(samples: readonly VertexAt[], options: WindowS
     watermarkFirstAt: nanArray(n),
     watermarkLastAt: nanArray(n),
     checkpointedBytes: nanArray(n),
+    totals: Object.fromEntries(TOTAL_COLUMNS.map((c) => [c, nanArray(n)])) as Record<TotalColumn, Float64Array>,
   };
   if (shaped.length === 0) {
     stats.unavailable = last?.unavailable ?? (samples.length === 0 ? 'no samples in the window' : 'the cluster gave no subtask figures');
@@ -201,6 +211,7 @@ export function vertexWindowStats(samples: readonly VertexAt[], options: WindowS
   firstFinite(columns.map((c) => c.watermark), shaped, false, stats.watermarkFirst, stats.watermarkFirstAt);
   firstFinite(columns.map((c) => c.watermark), shaped, true, stats.watermarkLast, stats.watermarkLastAt);
   firstFinite(columns.map((c) => c.checkpointedBytes), shaped, true, stats.checkpointedBytes);
+  for (const total of TOTAL_COLUMNS) firstFinite(columns.map((c) => c.counters[total]), shaped, true, stats.totals[total]);
   return stats;
 }
 

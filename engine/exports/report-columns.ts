@@ -42,6 +42,10 @@ export const SUBTASK_COLUMNS = [
   { json: 'keyGroupEnd', csv: 'key_group_end', type: 'integer', description: 'Last key group the subtask owns, inclusive (keyed vertices).' },
   { json: 'restarted', csv: 'restarted', type: 'integer', description: '1 when the subtask restarted inside the window (figures cover the time since).' },
   { json: 'hot', csv: 'hot', type: 'integer', description: "1 when the subtask is one of the vertex's hot subtasks (on its load metric)." },
+  { json: 'recordsInTotal', csv: 'records_in_total', type: 'integer', description: 'Records read since the subtask started (its current attempt), at the end of the window.' },
+  { json: 'recordsOutTotal', csv: 'records_out_total', type: 'integer', description: 'Records emitted since the subtask started (its current attempt), at the end of the window.' },
+  { json: 'bytesInTotal', csv: 'bytes_in_total', type: 'integer', description: 'Bytes read since the subtask started (its current attempt), at the end of the window.' },
+  { json: 'bytesOutTotal', csv: 'bytes_out_total', type: 'integer', description: 'Bytes emitted since the subtask started (its current attempt), at the end of the window.' },
 ] as const satisfies readonly SubtaskColumn[];
 
 export type SubtaskColumnKey = (typeof SUBTASK_COLUMNS)[number]['json'];

@@ -76,6 +76,11 @@ describe('skew report', () => {
     expect(vertex1.map((r) => `${r.key_group_start}-${r.key_group_end}`)).toEqual(['0-31', '32-63', '64-95', '96-127']);
     // Subtask 0 has no watermark: an empty cell, never 0.
     expect(vertex1[0].watermark_epoch_ms).toBe('');
+    // Totals beside the rates: Flink's counters at the window's last sample.
+    const last = store.samples.latest(cluster.id, jobId)!.vertices[1].subtasks!.counters;
+    expect(vertex1.map((r) => Number(r.records_in_total))).toEqual(Array.from(last.recordsIn));
+    expect(vertex1.map((r) => Number(r.bytes_out_total))).toEqual(Array.from(last.bytesOut));
+    expect(Number(vertex1[2].records_in_total)).toBeGreaterThan(0);
   });
 
   it('writes one vertices CSV row per vertex with Flink skew figures per metric', () => {

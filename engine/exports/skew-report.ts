@@ -183,6 +183,10 @@ function subtaskColumns(
     columns.keyGroupEnd[k] = range ? range.endKeyGroup : null;
     columns.restarted[k] = v.restarted[k];
     columns.hot[k] = hot.has(k) ? 1 : 0;
+    columns.recordsInTotal[k] = figure(v.totals.recordsIn[k]);
+    columns.recordsOutTotal[k] = figure(v.totals.recordsOut[k]);
+    columns.bytesInTotal[k] = figure(v.totals.bytesIn[k]);
+    columns.bytesOutTotal[k] = figure(v.totals.bytesOut[k]);
   }
   return columns;
 }
