@@ -1,28 +1,13 @@
+import type { CheckpointSubtaskView } from '../contracts/engine-api.ts';
+
 /**
  * A vertex's subtasks in one checkpoint (`/checkpoints/details/:id/subtasks/:vertexid`): stored as columns (one array
  * per figure, indexed by subtask, NaN = not reported), read as rows by views and analyses. A vertex of parallelism
  * 1,024 stores in ~90 KB and decodes without parsing a number at a time.
  */
 
-/** One subtask's part in a checkpoint, as a row. */
-export interface CheckpointSubtaskRecord {
-  index: number;
-  /** `completed` or `pending_or_failed`, as Flink's `status`. */
-  status: string;
-  ackTimestamp: number | null;
-  endToEndDurationMs: number | null;
-  checkpointedBytes: number | null;
-  stateBytes: number | null;
-  syncDurationMs: number | null;
-  asyncDurationMs: number | null;
-  alignmentBufferedBytes: number | null;
-  alignmentProcessedBytes: number | null;
-  alignmentPersistedBytes: number | null;
-  alignmentDurationMs: number | null;
-  startDelayMs: number | null;
-  unaligned: boolean | null;
-  aborted: boolean | null;
-}
+/** One subtask's part in a checkpoint, as a row: exactly what the Checkpoints tab shows, so the contract's type. */
+export type CheckpointSubtaskRecord = CheckpointSubtaskView;
 
 /** The figures of a subtask's checkpoint statistics, in the order they are stored. */
 export const CHECKPOINT_SUBTASK_FIGURES = [
