@@ -1,6 +1,7 @@
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { JobGraph } from '../../../engine/contracts/engine-api';
 import { formatMsPerSecond, formatRate } from '../../components/format';
+import { SortableHeader } from '../../components/SortableHeader';
 import { SpacerRow, useVirtualRows } from '../../components/useVirtualRows';
 import { testIds } from '../../testIds';
 import { BACKPRESSURE_LABEL } from './colors';
@@ -83,22 +84,15 @@ export function VertexList({ graph, selectedVertexId, onSelect, onZoomTo }: Vert
           </colgroup>
           <thead>
             <tr aria-rowindex={1}>
-              {COLUMNS.map((c) => {
-                const active = sort.column === c.id;
-                return (
-                  <th key={c.id} scope="col" className={c.numeric ? 'num' : undefined} aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
-                    <button type="button" className="sort-button" title={c.title} onClick={() => setSort((s) => nextVertexSort(s, c.id))}>
-                      <span className="sort-button__label">
-                        {c.label}
-                        {c.unit ? <span className="column-unit"> {c.unit}</span> : null}
-                      </span>
-                      <span className="sort-button__arrow" aria-hidden="true">
-                        {active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
-                      </span>
-                    </button>
-                  </th>
-                );
-              })}
+              {COLUMNS.map((c) => (
+                <SortableHeader
+                  key={c.id}
+                  column={c}
+                  className={c.numeric ? 'num' : undefined}
+                  direction={sort.column === c.id ? sort.direction : null}
+                  onSort={() => setSort((s) => nextVertexSort(s, c.id))}
+                />
+              ))}
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>

@@ -1,4 +1,5 @@
 import { memo, useEffect, useRef, type ReactNode } from 'react';
+import { SortableHeader } from '../../components/SortableHeader';
 import { SpacerRow, useVirtualRows } from '../../components/useVirtualRows';
 import { testIds } from '../../testIds';
 import { SUBTASK_COLUMNS, type SubtaskColumnDef, type SubtaskTableRow } from './subtaskColumns';
@@ -57,27 +58,9 @@ export function SubtasksTable({ rows, sort, onSort, now, columns = SUBTASK_COLUM
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
-            {columns.map((c) => {
-              const active = sort.column === c.id;
-              return (
-                <th
-                  key={c.id}
-                  scope="col"
-                  className={cellClass(c)}
-                  aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-                >
-                  <button type="button" className="sort-button" title={c.title} onClick={() => onSort(c.id)}>
-                    <span className="sort-button__label">
-                      {c.label}
-                      {c.unit ? <span className="column-unit"> {c.unit}</span> : null}
-                    </span>
-                    <span className="sort-button__arrow" aria-hidden="true">
-                      {active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
-                    </span>
-                  </button>
-                </th>
-              );
-            })}
+            {columns.map((c) => (
+              <SortableHeader key={c.id} column={c} className={cellClass(c)} direction={sort.column === c.id ? sort.direction : null} onSort={() => onSort(c.id)} />
+            ))}
           </tr>
         </thead>
         <tbody>
