@@ -71,8 +71,14 @@ test('the history survives a TaskManager loss and a restart of the whole cluster
   const after = (await tab.rowFigures()).filter((r) => r.status === 'COMPLETED').map((r) => r.id);
   expect(after).toEqual(expect.arrayContaining(before));
 
-  // Metrics over time: the restart and the gap while the cluster was down are marked.
+  // Metrics over time: the restart and the gap while the cluster was down are marked. The watcher learns the job is
+  // gone at its own next sample, which may come after the page's request did: wait for it on the live window (a fixed
+  // window ends where it was chosen), then look back 15 minutes.
   await jobPage.openTab('metrics');
+  await expect(async () => {
+    await refreshNow();
+    await expect(events.locator('li[data-kind="gone"]')).toContainText('no longer knows the job', { timeout: 1_000 });
+  }).toPass({ timeout: 60_000, intervals: [3_000] });
   await page.getByTestId(testIds.metricsHistory.window).getByRole('radio', { name: '15 min' }).click();
   await expect(events.locator('li[data-kind="restart"]')).not.toHaveCount(0);
   // One gap at least (a sample may also fail while the job restarts): the one while the cluster was down says why.
