@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, nativeTheme, safeStorage, screen, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { createEngine, type Engine } from '../../engine/app/create-engine.ts';
+import { parseDesktopLaunch } from '../../engine/app/desktop-launch.ts';
 import { localEngineCluster } from '../../engine/app/local-engine-cluster.ts';
 import { localEngineArgs, startLocalEngineProcess, type LocalEngineProcess } from '../../engine/app/local-engine-process.ts';
 import { ClusterStore, type KeyValueBackend } from '../../engine/clusters/cluster-store.ts';
@@ -49,7 +50,10 @@ const BACKGROUND = { dark: '#0d1117', light: '#f6f8fa' } as const;
 // Launched as `electron electron/dist/main.cjs` there is no package.json beside the script, so
 // Electron would call the app "Electron" and keep its data (and single-instance lock) there.
 app.setName(PRODUCT_NAME);
-app.setPath('userData', path.join(app.getPath('appData'), USER_DATA_FOLDER));
+// `flink-ops app --data-dir D` (or the same switch on the app's own command line) moves every store there; the
+// single-instance lock goes with it, so two data folders are two independent apps.
+const launch = parseDesktopLaunch(process.argv);
+app.setPath('userData', launch.dataDir ? path.resolve(launch.dataDir) : path.join(app.getPath('appData'), USER_DATA_FOLDER));
 // Windows shows notifications only for an app with an AppUserModelID (the installer's appId).
 if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 app.enableSandbox();
@@ -114,15 +118,18 @@ function start(): void {
       applyTheme(storedTheme(backend));
 
       // The bundled local engine runs in its own process (Electron's binary as Node), like any cluster.
-      localEngine = await startLocalEngineProcess({
-        binPath: ENGINE_BIN,
-        nodePath: process.execPath,
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-        args: localEngineArgs(app.getPath('userData'), 'hot-tenant').args,
-      }).catch((error: unknown) => {
-        dialog.showErrorBox(PRODUCT_NAME, `The local engine did not start; remote clusters still work.\n\n${String(error)}`);
-        return undefined;
-      });
+      localEngine = launch.localEngine
+        ? await startLocalEngineProcess({
+            binPath: ENGINE_BIN,
+            nodePath: process.execPath,
+            env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+            port: launch.enginePort,
+            args: localEngineArgs(app.getPath('userData'), launch.engineScenario).args,
+          }).catch((error: unknown) => {
+            dialog.showErrorBox(PRODUCT_NAME, `The local engine did not start; remote clusters still work.\n\n${String(error)}`);
+            return undefined;
+          })
+        : undefined;
       engine = createEngine({
         clusterStore: new ClusterStore(backend),
         kafkaSettings: new KafkaSettingsStore(backend),

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { appVersion } from '../app/build-identity.ts';
 import { createEngine } from '../app/create-engine.ts';
+import { desktopLaunchArgs, type DesktopLaunch } from '../app/desktop-launch.ts';
 import { localEngineCluster } from '../app/local-engine-cluster.ts';
 import { localEngineArgs, startLocalEngineProcess } from '../app/local-engine-process.ts';
 import { startWebServer } from '../app/web-server.ts';
@@ -34,9 +35,9 @@ export function registerAppCommand(program: Command): void {
       if (!/^\d+$/.test(options.enginePort) || enginePort > 65535) throw new CliError(EXIT.badArguments, `--engine-port must be 0-65535, not "${options.enginePort}".`);
       const electron = options.web ? null : electronBinary();
       if (electron) {
-        // The desktop shell starts its own engine (electron/main): the fixed port reaches web mode only, for now.
-        if (enginePort !== 0) process.stdout.write(`--engine-port ${enginePort} applies to web mode (--web); the desktop app picks a free port.\n`);
-        await runElectron(electron);
+        // The desktop shell starts its own engine and stores (electron/main): it gets the same choices.
+        const dataDir = options.dataDir ? path.resolve(options.dataDir) : null;
+        await runElectron(electron, { dataDir, engineScenario: options.engineScenario, enginePort, localEngine: options.localEngine });
         return;
       }
       if (!options.web) process.stdout.write('Electron is not installed here (no binary): starting web mode instead.\n');
@@ -54,11 +55,11 @@ function electronBinary(): string | null {
   }
 }
 
-async function runElectron(binary: string): Promise<void> {
+async function runElectron(binary: string, launch: DesktopLaunch): Promise<void> {
   const distDir = path.join(ROOT, 'electron/dist');
   const main = existsSync(distDir) ? readdirSync(distDir).find((f) => /^main\.(c|m)?js$/.test(f)) : undefined;
   if (!main) throw new CliError(EXIT.failure, 'The Electron shell is not built: run `npm run build`.');
-  const child = spawn(binary, [path.join(distDir, main)], { stdio: 'inherit', cwd: ROOT });
+  const child = spawn(binary, [path.join(distDir, main), ...desktopLaunchArgs(launch)], { stdio: 'inherit', cwd: ROOT });
   await new Promise<void>((resolve) => child.on('exit', () => resolve()));
 }
 
