@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { appVersion } from '../app/build-identity.ts';
 import { registerAppCommand } from './app-command.ts';
 import { registerCheckpointsCommand } from './checkpoints-command.ts';
 import { CliError, EXIT, exitCodeOf } from './cli-error.ts';
@@ -18,6 +19,7 @@ export async function runCli(argv: string[]): Promise<number> {
   const program = new Command('flink-ops')
     .description('Flink Ops Console: inspect and operate Apache Flink clusters over their REST API.')
     .addHelpText('after', '\nExit codes: 0 ok, 1 failure, 2 bad arguments, 3 cluster unreachable or not Flink, 4 job not found.')
+    .version(appVersion(), '-V, --version', 'the console\'s version')
     .exitOverride()
     .configureOutput({ outputError: () => {} })
     .showSuggestionAfterError(false);
