@@ -11,7 +11,7 @@ import { EngineError } from '../flink-rest/errors.ts';
 import { killTaskManagerAndReport } from '../operations/kill-taskmanager.ts';
 import { fetchClusterOverview, fetchJobs } from '../sampling/cluster-views.ts';
 import { fetchJobExceptions } from '../sampling/job-exceptions.ts';
-import { fetchJobGraph } from '../sampling/job-graph.ts';
+import { fetchJobGraph, fetchJobPlan } from '../sampling/job-graph.ts';
 import { fetchTaskManagers } from '../sampling/taskmanagers.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
@@ -208,6 +208,10 @@ export function createEngine(deps: EngineDeps): Engine {
       // A page showing a job keeps it watched: its history fills in the background while the operator looks.
       if (!ENDED_STATES.has(graph.state)) await watcher.watch(clusterId, jobId, { jobName: graph.name });
       return graph;
+    },
+
+    async getJobPlan(clusterId, jobId) {
+      return fetchJobPlan(connection(clusterId).client, clusterId, requireId(jobId, 'job'));
     },
 
     async getVertexSubtasks(clusterId, jobId, vertexId) {

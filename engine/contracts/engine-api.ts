@@ -125,6 +125,18 @@ export interface EdgeView {
   shipStrategy: string;
 }
 
+/**
+ * A job's structure without figures: its vertices and the edges between them, from the one request that also starts
+ * every graph refresh. The page lays the graph out from it while the vertices' metrics are still being fetched.
+ */
+export interface JobPlan {
+  clusterId: string;
+  jobId: string;
+  name: string;
+  vertices: Array<Pick<VertexView, 'id' | 'name' | 'parallelism'>>;
+  edges: EdgeView[];
+}
+
 export interface JobGraph {
   clusterId: string;
   jobId: string;
@@ -460,6 +472,8 @@ export interface EngineApi {
   listJobs(clusterId: string): Promise<JobSummary[]>;
   /** One refresh of the job page's graph: 1 + V requests for V running vertices (at most 1 + 200: larger jobs are sampled in turns). */
   getJobGraph(clusterId: string, jobId: string): Promise<JobGraph>;
+  /** The job's vertices and edges only, in 1 request: what the graph's layout needs, before its figures. */
+  getJobPlan(clusterId: string, jobId: string): Promise<JobPlan>;
   /** One refresh of a vertex's subtasks table: 3 requests whatever the parallelism. */
   getVertexSubtasks(clusterId: string, jobId: string, vertexId: string): Promise<VertexSubtasks>;
   listTaskManagers(clusterId: string): Promise<TaskManagerView[]>;
@@ -837,6 +851,7 @@ export const ENGINE_METHODS = [
   'getClusterOverview',
   'listJobs',
   'getJobGraph',
+  'getJobPlan',
   'getVertexSubtasks',
   'listTaskManagers',
   'killTaskManager',

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../flink-rest/endpoints.ts';
-import { toJobGraph } from './job-graph.ts';
+import { toJobGraph, toJobPlan } from './job-graph.ts';
 
 const RECORDED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../e2e/flink/recorded/2.2.1');
 const read = (file: string): unknown => JSON.parse(readFileSync(path.join(RECORDED, file), 'utf8'));
@@ -41,5 +41,16 @@ describe('toJobGraph: only a RUNNING job has rates', () => {
         backpressureLevel: null,
       });
     }
+  });
+});
+
+describe('toJobPlan: the structure the graph is laid out from', () => {
+  it('has the graph\'s vertices and edges, in the same order, from the job details alone', () => {
+    const { details, metrics } = recorded('RUNNING');
+    const graph = toJobGraph('c', details, metrics);
+    const plan = toJobPlan('c', details);
+    expect(plan).toMatchObject({ clusterId: 'c', jobId: graph.jobId, name: graph.name, edges: graph.edges });
+    expect(plan.vertices).toEqual(graph.vertices.map(({ id, name, parallelism }) => ({ id, name, parallelism })));
+    expect(plan.edges.length).toBeGreaterThan(0);
   });
 });

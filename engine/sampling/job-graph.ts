@@ -1,4 +1,4 @@
-import type { EdgeView, JobGraph, MetricAggregate, VertexView } from '../contracts/engine-api.ts';
+import type { EdgeView, JobGraph, JobPlan, MetricAggregate, VertexView } from '../contracts/engine-api.ts';
 import { backpressureLevelOf } from '../analysis/backpressure-level.ts';
 import { busySkewIsAlarm, maxOverAvg } from '../analysis/skew.ts';
 import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
@@ -93,6 +93,17 @@ export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, 
     responseBytes: tally.bytes,
     ...(turns ? { metricsSampling: { sampled: sampled.size, of: running.length, maxPerRefresh: MAX_VERTEX_METRIC_REQUESTS } } : {}),
   };
+}
+
+/** A job's vertices and edges: `GET /jobs/:jobid` alone, the request every graph refresh starts with. */
+export async function fetchJobPlan(client: FlinkRestClient, clusterId: string, jobId: string): Promise<JobPlan> {
+  return toJobPlan(clusterId, await client.request(endpoints.jobDetails, { jobid: jobId }));
+}
+
+/** Pure: Flink's job details → the structure the graph is laid out from (the same vertices and edges as the graph's). */
+export function toJobPlan(clusterId: string, details: JobDetails): JobPlan {
+  const vertices = details.vertices.map(({ id, name, parallelism }) => ({ id, name, parallelism }));
+  return { clusterId, jobId: details.jid, name: details.name, vertices, edges: edgesOf(details, new Set(vertices.map((v) => v.id))) };
 }
 
 async function fetchVertexMetrics(client: FlinkRestClient, jobId: string, vertexId: string, tally: TrafficStats, signal: AbortSignal): Promise<VertexMetricsSample> {

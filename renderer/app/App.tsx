@@ -1,7 +1,9 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { EngineApi } from '../../engine/contracts/engine-api';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { preloadable } from '../components/preloadable';
+import { whenIdle } from '../components/whenIdle';
 import { ClusterForm } from '../features/clusters/ClusterForm';
 import { ClusterSidebar } from '../features/clusters/ClusterSidebar';
 import { ClustersProvider, useClusters } from '../features/clusters/ClustersProvider';
@@ -16,8 +18,16 @@ import { ShortcutsSheet } from './ShortcutsSheet';
 import { ThemePicker } from './ThemePicker';
 import { useShellCommands } from './useShellCommands';
 
-/** The job page brings React Flow (and, on first layout, ELK): loaded when a job is opened. */
-const JobPage = lazy(() => import('../features/job-graph/JobPage').then((m) => ({ default: m.JobPage })));
+/**
+ * The job page brings React Flow and ELK: fetched once the first screen is idle, with the layout worker started, so
+ * opening a job waits for neither.
+ */
+const JobPage = preloadable(() =>
+  import('../features/job-graph/JobPage').then((m) => {
+    m.prepareJobPage();
+    return m.JobPage;
+  }),
+);
 
 export function App({ api }: { api: EngineApi }): ReactNode {
   return (
@@ -34,6 +44,8 @@ function Shell(): ReactNode {
   const { appInfo, appInfoError } = useEngine();
   const activeClusterId = routeClusterId(route);
   const commands = useShellCommands();
+  // Nearly every visit opens a job: its page's code comes while the first screen is idle.
+  useEffect(() => whenIdle(() => void JobPage.preload().catch(() => undefined)), []);
   // Each "Add cluster" opens a new form: after a save, the open one edits the cluster it saved.
   const [addFormKey, setAddFormKey] = useState(0);
   return (

@@ -17,6 +17,7 @@ import type {
   EngineMethod,
   ErrorInfo,
   JobGraph,
+  JobPlan,
   JobSummary,
   SubtaskRow,
   VertexView,
@@ -240,6 +241,11 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
       fetchedAt: Date.now(),
       requestCount: 1 + job.vertices.length,
     };
+  },
+  getJobPlan: (clusterId: string, jobId: string): JobPlan => {
+    const job = jobs.find((j) => j.summary.id === jobId);
+    if (!job) throw new Fail({ kind: 'not-found', message: `The cluster has no job ${jobId}.`, endpoint: `GET /jobs/${jobId}`, status: 404 });
+    return { clusterId, jobId, name: job.summary.name, vertices: job.vertices.map(({ id, name, parallelism }) => ({ id, name, parallelism })), edges: job.edges };
   },
   getVertexSubtasks: (clusterId: string, jobId: string, vertexId: string) => {
     const job = jobs.find((j) => j.summary.id === jobId);

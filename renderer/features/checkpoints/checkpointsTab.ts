@@ -1,8 +1,11 @@
-import { lazy } from 'react';
+import { preloadable } from '../../components/preloadable';
 import type { JobTab } from '../job-graph/JobTabs';
+
+const CheckpointsTab = preloadable(() => import('./CheckpointsTab').then((m) => m.CheckpointsTab));
 
 export const checkpointsTab: JobTab = {
   id: 'checkpoints',
   label: 'Checkpoints',
-  Component: lazy(() => import('./CheckpointsTab').then((m) => ({ default: m.CheckpointsTab }))),
+  Component: CheckpointsTab,
+  preload: CheckpointsTab.preload,
 };

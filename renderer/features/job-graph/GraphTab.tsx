@@ -9,11 +9,13 @@ import { upstreamOf } from './graphFocus';
 import { JobGraphCanvas, type JobGraphControl } from './JobGraphCanvas';
 import type { JobTabProps } from './JobTabs';
 import { useGraphLayout } from './useGraphLayout';
+import { useJobPlan } from './useJobPlan';
 import { VertexList } from './VertexList';
 
 /** The job graph (laid out once per structure) and the selected vertex's subtasks. */
 export function GraphTab({ clusterId, jobId, vertexId, graph, recorded, stale, failed, refresh, onNavigate, sort, subtask, diagnosis }: JobTabProps): ReactNode {
-  const { layout, structureKey } = useGraphLayout(graph);
+  const plan = useJobPlan(clusterId, jobId);
+  const { layout, structureKey } = useGraphLayout(graph ?? plan);
   const onSelectVertex = useCallback(
     (id: string) => onNavigate({ page: 'job', clusterId, jobId, vertexId: id }, { replace: true }),
     [onNavigate, clusterId, jobId],

@@ -26,6 +26,12 @@ import { ExportReportMenu } from './ExportReportMenu';
 import { JOB_TABS } from './jobTabs';
 import { JobTabs } from './JobTabs';
 import { notRunningNotice } from './notRunning';
+import { prepareLayout } from './elkLayout';
+
+/** Starts what the page's first graph needs before the page is shown (the layout worker). */
+export function prepareJobPage(): void {
+  prepareLayout();
+}
 
 export interface JobPageProps {
   clusterId: string;

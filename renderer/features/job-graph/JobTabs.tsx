@@ -1,9 +1,10 @@
-import { Suspense, useRef, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
 import type { JobDiagnosis } from '../../../engine/contracts/diagnosis';
 import type { JobGraph } from '../../../engine/contracts/engine-api';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
+import { whenIdle } from '../../components/whenIdle';
 import { testIds } from '../../testIds';
 
 /** What every tab of the job page gets. */
@@ -33,14 +34,17 @@ export interface JobTabProps {
 export interface JobTab {
   id: string;
   label: string;
-  /** Lazy where the tab brings heavy code (charts), so the graph opens as fast as before. */
+  /** Code-split where the tab brings heavy code (charts), so the graph opens as fast as before. */
   Component: ComponentType<JobTabProps>;
+  /** Fetches a code-split tab's chunk ahead (see `preloadable`): done once the page is idle, so a tab opens at once. */
+  preload?: () => Promise<void>;
 }
 
 /** The job page's tabs: a tab list (arrow keys move between tabs) and the selected tab's panel. */
 export function JobTabs({ tabs, active, onSelect, props }: { tabs: readonly JobTab[]; active: string; onSelect: (id: string) => void; props: JobTabProps }): ReactNode {
   const selected = tabs.find((t) => t.id === active) ?? tabs[0];
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
+  useEffect(() => whenIdle(() => tabs.forEach((tab) => void tab.preload?.().catch(() => undefined))), [tabs]);
   const onKeyDown = (event: KeyboardEvent, index: number) => {
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (step === 0) return;

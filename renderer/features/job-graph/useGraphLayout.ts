@@ -1,7 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { JobGraph } from '../../../engine/contracts/engine-api';
+import type { EdgeView } from '../../../engine/contracts/engine-api';
 import { layoutJobGraph, prepareLayout } from './elkLayout';
-import { graphStructureKey, type GraphLayout } from './layout';
+import { graphStructureKey, type GraphLayout, type LayoutVertex } from './layout';
+
+/** What a layout is made from: a job's graph, or its plan before the graph's figures arrive. */
+export interface GraphStructure {
+  vertices: readonly LayoutVertex[];
+  edges: readonly EdgeView[];
+}
 
 /** Layouts of the last few structures shown: going back to a job draws its graph at once. */
 const recentLayouts = new Map<string, GraphLayout>();
@@ -15,9 +21,10 @@ function remember(key: string, layout: GraphLayout): void {
 
 /**
  * The layout of the current graph, recomputed only when its structure (vertices, edges, strategies)
- * changes: a metric refresh reuses the positions it already has.
+ * changes: a metric refresh reuses the positions it already has, and a graph whose plan was laid out before it
+ * arrived is drawn with that layout.
  */
-export function useGraphLayout(graph: JobGraph | null): { layout: GraphLayout | null; structureKey: string | null } {
+export function useGraphLayout(graph: GraphStructure | null): { layout: GraphLayout | null; structureKey: string | null } {
   const structureKey = useMemo(() => (graph ? graphStructureKey(graph.vertices, graph.edges) : null), [graph]);
   const [state, setState] = useState<{ key: string; layout: GraphLayout } | null>(null);
 

@@ -1,8 +1,11 @@
-import { lazy } from 'react';
+import { preloadable } from '../../components/preloadable';
 import type { JobTab } from '../job-graph/JobTabs';
+
+const MetricsHistoryTab = preloadable(() => import('./MetricsHistoryTab').then((m) => m.MetricsHistoryTab));
 
 export const metricsHistoryTab: JobTab = {
   id: 'metrics',
   label: 'Metrics over time',
-  Component: lazy(() => import('./MetricsHistoryTab').then((m) => ({ default: m.MetricsHistoryTab }))),
+  Component: MetricsHistoryTab,
+  preload: MetricsHistoryTab.preload,
 };

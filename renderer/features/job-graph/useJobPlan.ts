@@ -1,0 +1,24 @@
+import { useEffect, useState } from 'react';
+import type { JobPlan } from '../../../engine/contracts/engine-api';
+import { useEngine } from '../../app/engine';
+
+/**
+ * The job's plan, asked for once when the graph tab opens: one request that answers before the graph's per-vertex
+ * metrics do, so the layout (hundreds of ms for a big job) runs while they are fetched. Null until it comes, or
+ * when it fails: the graph's own refresh then brings the structure, and says what went wrong.
+ */
+export function useJobPlan(clusterId: string, jobId: string): JobPlan | null {
+  const { api } = useEngine();
+  const [plan, setPlan] = useState<JobPlan | null>(null);
+  useEffect(() => {
+    let live = true;
+    api.getJobPlan(clusterId, jobId).then(
+      (answer) => live && setPlan(answer),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, clusterId, jobId]);
+  return plan;
+}
