@@ -46,19 +46,31 @@ export function encodeVertexSample(vertex: VertexSample): Buffer {
   return out;
 }
 
-export function decodeVertexSample(bytes: Uint8Array): VertexSample {
+/**
+ * `owned`: the bytes are the caller's to keep, as lmdb's `get` and `getRange` return them from a binary store (copies,
+ * never its reused buffer). The columns are then views on them where they are 8-byte aligned: reading a 15-minute
+ * window of a 200 × 1,024 job copies 2 GiB less. Otherwise they are copied once, into one buffer per vertex.
+ */
+export function decodeVertexSample(bytes: Uint8Array, { owned = false }: { owned?: boolean } = {}): VertexSample {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = view.readUInt32LE(0);
   const { hasSubtasks, ...header } = JSON.parse(view.toString('utf8', 4, 4 + headerLength)) as Header;
   if (!hasSubtasks) return { ...header, subtasks: null };
   const n = header.parallelism;
   const start = align8(4 + headerLength);
-  // One copy of all columns into one aligned buffer (the source may be memory the store reuses), then a view per
-  // column: one allocation per vertex, not one per column, which matters when a window holds gigabytes.
-  const data = new ArrayBuffer(n * (8 * F64_COLUMNS.length + 4 * F32_COLUMNS.length + 4 * I32_COLUMNS.length + 1));
-  new Uint8Array(data).set(view.subarray(start, start + data.byteLength));
-  let at = 0;
-  const take = <T>(bytesPer: number, make: (buffer: ArrayBuffer, offset: number) => T): T => {
+  const length = n * (8 * F64_COLUMNS.length + 4 * F32_COLUMNS.length + 4 * I32_COLUMNS.length + 1);
+  let data: ArrayBufferLike;
+  let at: number;
+  if (owned && (bytes.byteOffset + start) % 8 === 0) {
+    data = bytes.buffer;
+    at = bytes.byteOffset + start;
+  } else {
+    const copy = new ArrayBuffer(length);
+    new Uint8Array(copy).set(view.subarray(start, start + length));
+    data = copy;
+    at = 0;
+  }
+  const take = <T>(bytesPer: number, make: (buffer: ArrayBufferLike, offset: number) => T): T => {
     const column = make(data, at);
     at += n * bytesPer;
     return column;

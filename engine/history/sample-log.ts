@@ -23,6 +23,9 @@ export interface SampledJob {
   storedBytes: number;
 }
 
+/** lmdb returns a binary store's values as copies the caller keeps (never its reused buffer): decoded without a copy. */
+const OWNED = { owned: true } as const;
+
 type HeadKey = [clusterId: string, jobId: string, t: number];
 type VertexKey = [clusterId: string, jobId: string, vertexId: string, t: number];
 type JobKey = [clusterId: string, jobId: string];
@@ -94,7 +97,7 @@ export class SampleLog {
     for (const vertexId of vertexIds) {
       const byTime = new Map<number, VertexSample>();
       for (const { key, value } of this.vertexTable.getRange({ start: [clusterId, jobId, vertexId, from], end: [clusterId, jobId, vertexId, to + 1] })) {
-        byTime.set(key[3], decodeVertexSample(value));
+        byTime.set(key[3], decodeVertexSample(value, OWNED));
       }
       columns.set(vertexId, byTime);
     }
@@ -104,7 +107,7 @@ export class SampleLog {
   /** One vertex over `[from, to]`, oldest first: what a per-vertex chart or table needs, without the rest of the job. */
   vertexWindow(clusterId: string, jobId: string, vertexId: string, from: number, to: number): Array<{ t: number; vertex: VertexSample }> {
     return [...this.vertexTable.getRange({ start: [clusterId, jobId, vertexId, from], end: [clusterId, jobId, vertexId, to + 1] })].map(
-      ({ key, value }) => ({ t: key[3], vertex: decodeVertexSample(value) }),
+      ({ key, value }) => ({ t: key[3], vertex: decodeVertexSample(value, OWNED) }),
     );
   }
 
@@ -124,7 +127,7 @@ export class SampleLog {
     if (!head) return undefined;
     return toSample(clusterId, jobId, head, (vertexId) => {
       const bytes = this.vertexTable.get([clusterId, jobId, vertexId, head.t]);
-      return bytes ? decodeVertexSample(bytes) : undefined;
+      return bytes ? decodeVertexSample(bytes, OWNED) : undefined;
     });
   }
 
