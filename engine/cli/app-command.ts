@@ -36,8 +36,10 @@ export function registerAppCommand(program: Command): void {
       const electron = options.web ? null : electronBinary();
       if (electron) {
         // The desktop shell starts its own engine and stores (electron/main): it gets the same choices.
+        // Paths resolved here: the shell runs from the app's folder, not from this command's.
         const dataDir = options.dataDir ? path.resolve(options.dataDir) : null;
-        await runElectron(electron, { dataDir, engineScenario: options.engineScenario, enginePort, localEngine: options.localEngine });
+        const engineScenario = /[\\/]|\.ya?ml$/i.test(options.engineScenario) ? path.resolve(options.engineScenario) : options.engineScenario;
+        await runElectron(electron, { dataDir, engineScenario, enginePort, localEngine: options.localEngine });
         return;
       }
       if (!options.web) process.stdout.write('Electron is not installed here (no binary): starting web mode instead.\n');
