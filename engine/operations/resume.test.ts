@@ -80,6 +80,19 @@ describe('resuming an operation whose console died', () => {
     expect(await engineTriggers(kit.handle)).toEqual([]);
   }, 60_000);
 
+  it('savepoint, died before the trigger was sent right after another savepoint: that one is accounted for, this one not started', async () => {
+    kit = await startOperationsKit();
+    kit.handle.engine.advance(15_000);
+    const first = { kind: 'savepoint', clusterId: 'local', jobId: kit.jobId, triggerId: newTriggerId() } as const;
+    const done = await (await kit.operations.start(first)).done;
+    expect(done).toMatchObject({ state: 'succeeded', resultPath: expect.stringMatching(/savepoint-/) });
+    // Within the 2 s of clock skew the evidence tolerates: the first savepoint's trigger time is "since" this one.
+    const second = { kind: 'savepoint', clusterId: 'local', jobId: kit.jobId, triggerId: newTriggerId() } as const;
+    const { settled } = await dieThenResume(kit, second, { spec: operationEndpoints.triggerSavepoint, when: 'before' });
+    expect(settled).toMatchObject({ state: 'not-started', failure: expect.stringMatching(/^Not started: the request never reached the cluster/) });
+    expect((await engineTriggers(kit.handle)).map((t) => t.triggerId)).toEqual([first.triggerId]);
+  }, 60_000);
+
   it('savepoint, died after the trigger reached the cluster: resumed with the same trigger id to its path; one trigger', async () => {
     kit = await startOperationsKit();
     kit.handle.engine.advance(15_000);

@@ -21,22 +21,27 @@ export interface SavepointEvidence {
 }
 
 /** Reads the history of a job; null when the cluster cannot say (no checkpointing statistics, unreachable). */
-export async function savepointEvidence(client: FlinkRestClient, jobId: string, since: number): Promise<SavepointEvidence | null> {
+export async function savepointEvidence(client: FlinkRestClient, jobId: string, since: number, accountedFor: ReadonlySet<string> = new Set()): Promise<SavepointEvidence | null> {
   let body: History;
   try {
     body = await client.request(operationEndpoints.savepointHistory, { jobid: jobId });
   } catch {
     return null;
   }
-  return evidenceFrom(body, since);
+  return evidenceFrom(body, since, accountedFor);
 }
 
-/** Pure: the evidence in a history body. A clock skew of up to 2 s between console and JobManager is tolerated. */
-export function evidenceFrom(body: History, since: number, skewMs = 2_000): SavepointEvidence {
+/**
+ * Pure: the evidence in a history body. A clock skew of up to 2 s between console and JobManager is tolerated, so a
+ * savepoint another operation took just before is in range: those whose paths are in `accountedFor` (the outcomes
+ * of the journal's other operations) are not evidence.
+ */
+export function evidenceFrom(body: History, since: number, accountedFor: ReadonlySet<string> = new Set(), skewMs = 2_000): SavepointEvidence {
   const history = body.history ?? [];
-  const savepoints = history.filter((h) => h.is_savepoint && h.trigger_timestamp >= since - skewMs);
+  const unexplained = (h: HistoryEntry) => h.is_savepoint && h.trigger_timestamp >= since - skewMs && !(h.external_path && accountedFor.has(h.external_path));
+  const savepoints = history.filter(unexplained);
   const latest = body.latest?.savepoint;
-  if (latest && latest.trigger_timestamp >= since - skewMs && !savepoints.some((s) => s.id === latest.id)) savepoints.push(latest);
+  if (latest && unexplained({ ...latest, is_savepoint: true }) && !savepoints.some((s) => s.id === latest.id)) savepoints.push(latest);
   savepoints.sort((a, b) => b.trigger_timestamp - a.trigger_timestamp);
   const oldest = history.reduce((min, h) => Math.min(min, h.trigger_timestamp), Infinity);
   return { since: savepoints[0] ?? null, covers: history.length < HISTORY_SIZE || oldest < since - skewMs };

@@ -110,7 +110,7 @@ async function concludeNeverReceived(progress: Progress, ctx: DriverContext): Pr
     });
     return;
   }
-  const evidence = await savepointEvidence(ctx.client, entry.jobId!, entry.createdAt);
+  const evidence = await savepointEvidence(ctx.client, entry.jobId!, entry.createdAt, savepointsOfOtherOperations(ctx, entry));
   const recent = ctx.clock.now() - entry.createdAt < ctx.settings.storeDurationMs;
   if (evidence?.since) {
     await progress.write({
@@ -133,6 +133,12 @@ async function concludeNeverReceived(progress: Progress, ctx: DriverContext): Pr
       failure: `Outcome unknown: the JobManager does not know trigger ${entry.id}, and it was sent more than ${formatMinutes(ctx.settings.storeDurationMs)} ago (longer than the JobManager keeps results), with no checkpoint history reaching back that far.`,
     });
   }
+}
+
+/** The savepoints the journal's other operations on the job ended with: each is theirs, not evidence for this one. */
+function savepointsOfOtherOperations(ctx: DriverContext, entry: StoredJournalEntry): Set<string> {
+  const others = ctx.journal.list({ jobId: entry.jobId! }).filter((e) => e.id !== entry.id && e.resultPath);
+  return new Set(others.map((e) => e.resultPath!));
 }
 
 /** The job's state, or `unknown-job` when the cluster does not know it, or null when it could not tell. */
