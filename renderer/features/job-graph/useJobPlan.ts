@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
 import type { JobPlan } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
+import { usePolling } from '../../components/usePolling';
 
 /**
  * The job's plan, asked for once when the graph tab opens: one request that answers before the graph's per-vertex
@@ -9,16 +9,5 @@ import { useEngine } from '../../app/engine';
  */
 export function useJobPlan(clusterId: string, jobId: string): JobPlan | null {
   const { api } = useEngine();
-  const [plan, setPlan] = useState<JobPlan | null>(null);
-  useEffect(() => {
-    let live = true;
-    api.getJobPlan(clusterId, jobId).then(
-      (answer) => live && setPlan(answer),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, clusterId, jobId]);
-  return plan;
+  return usePolling<JobPlan>(() => api.getJobPlan(clusterId, jobId), null, { key: `${clusterId}/${jobId}`, paused: false }).data ?? null;
 }
