@@ -38,10 +38,11 @@ export async function savepointEvidence(client: FlinkRestClient, jobId: string, 
  */
 export function evidenceFrom(body: History, since: number, accountedFor: ReadonlySet<string> = new Set(), skewMs = 2_000): SavepointEvidence {
   const history = body.history ?? [];
-  const unexplained = (h: HistoryEntry) => h.is_savepoint && h.trigger_timestamp >= since - skewMs && !(h.external_path && accountedFor.has(h.external_path));
-  const savepoints = history.filter(unexplained);
+  const unexplained = (h: Pick<HistoryEntry, 'trigger_timestamp' | 'external_path'>) =>
+    h.trigger_timestamp >= since - skewMs && !(h.external_path && accountedFor.has(h.external_path));
+  const savepoints = history.filter((h) => h.is_savepoint && unexplained(h));
   const latest = body.latest?.savepoint;
-  if (latest && unexplained({ ...latest, is_savepoint: true }) && !savepoints.some((s) => s.id === latest.id)) savepoints.push(latest);
+  if (latest && unexplained(latest) && !savepoints.some((s) => s.id === latest.id)) savepoints.push(latest);
   savepoints.sort((a, b) => b.trigger_timestamp - a.trigger_timestamp);
   const oldest = history.reduce((min, h) => Math.min(min, h.trigger_timestamp), Infinity);
   return { since: savepoints[0] ?? null, covers: history.length < HISTORY_SIZE || oldest < since - skewMs };
