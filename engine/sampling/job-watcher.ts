@@ -5,7 +5,7 @@ import type { HistoryEvent } from '../history/event-log.ts';
 import type { JobSample } from '../history/job-sample.ts';
 import type { Watch } from '../history/watch-list.ts';
 import { CheckpointSync, type CheckpointSyncOptions } from './checkpoint-sync.ts';
-import { eventsBetween } from './sample-events.ts';
+import { comparisonBase, eventsBetween } from './sample-events.ts';
 import { fetchJobSample, type FetchedSample } from './sample-job.ts';
 
 /**
@@ -38,6 +38,8 @@ export interface JobWatcherOptions {
 interface Running {
   timer: ReturnType<typeof setTimeout> | undefined;
   previous: JobSample | undefined;
+  /** What the next sample's events compare with (see `comparisonBase`). */
+  base: JobSample | undefined;
   /** Epoch ms of the first failed sample of the current gap; undefined while the cluster answers. */
   gapSince: number | undefined;
   inFlight: Promise<void> | undefined;
@@ -133,9 +135,11 @@ export class JobWatcher {
     const key = `${clusterId}\u0000${jobId}`;
     let state = this.running.get(key);
     if (!state) {
+      const latest = this.options.history.samples.latest(clusterId, jobId);
       state = {
         timer: undefined,
-        previous: this.options.history.samples.latest(clusterId, jobId),
+        previous: latest,
+        base: latest,
         gapSince: undefined,
         inFlight: undefined,
         stopped: false,
@@ -212,9 +216,11 @@ export class JobWatcher {
       await this.record({ clusterId, jobId, t: sample.t, kind: 'gap-ended', message: `The cluster answers again after ${seconds} s without samples.` });
       state.gapSince = undefined;
     }
-    for (const event of eventsBetween(state.previous, sample)) await this.record(event);
+    const events = eventsBetween(state.base, sample);
+    for (const event of events) await this.record(event);
     await this.options.history.samples.append(sample);
     state.previous = sample;
+    state.base = comparisonBase(state.base, sample, events);
     try {
       await this.options.onSample?.(sample, connection);
     } catch {

@@ -38,6 +38,25 @@ export function eventsBetween(previous: JobSample | undefined, current: JobSampl
   return events;
 }
 
+/**
+ * Pure: what the sample after `current` is compared with. A vertex `current` could not sample (its subtasks were
+ * failed, canceled or initializing, or its request failed) keeps the subtasks seen before it, so a failover that
+ * begins and ends between two samples — the adaptive scheduler's restart takes a few seconds — still shows as new
+ * attempts. Once a restart has been told, what came before it is let go: it is never told twice.
+ */
+export function comparisonBase(base: JobSample | undefined, current: JobSample, told: HistoryEvent[]): JobSample {
+  if (!base || told.some((e) => e.kind === 'job-restarted')) return current;
+  const before = new Map(base.vertices.map((v) => [v.id, v]));
+  let carried = false;
+  const vertices = current.vertices.map((vertex) => {
+    const then = before.get(vertex.id);
+    if (vertex.subtasks || !then?.subtasks || then.parallelism !== vertex.parallelism) return vertex;
+    carried = true;
+    return { ...vertex, subtasks: then.subtasks };
+  });
+  return carried ? { ...current, vertices } : current;
+}
+
 function restartedVertices(previous: JobSample, current: JobSample): Array<{ id: string; name: string; subtasks: number }> {
   const before = new Map(previous.vertices.map((v) => [v.id, v.subtasks]));
   const restarted: Array<{ id: string; name: string; subtasks: number }> = [];
