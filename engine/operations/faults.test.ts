@@ -44,6 +44,8 @@ interface Script {
   trigger?: (req: IncomingMessage, res: ServerResponse, body: { triggerId: string }) => void;
   /** GET /jobs/:id/savepoints/:triggerid */
   status?: (res: ServerResponse, triggerId: string) => void;
+  /** GET /jobs/:id/checkpoints: the history (none by default) */
+  checkpointHistory?: () => unknown[];
 }
 
 /** Just enough Flink for the operations to read the job and its cluster, plus the scripted savepoint endpoints. */
@@ -60,7 +62,10 @@ async function scriptedFlink(script: Script): Promise<HostileServer> {
         return json(res, 200, { jid: JOB, name: 'orders', state: 'RUNNING', 'start-time': 1, 'end-time': -1, duration: 1, vertices: [{ id: 'v'.repeat(32), name: 'Source', parallelism: 2, status: 'RUNNING' }] });
       }
       if (url === `/jobs/${JOB}/status`) return json(res, 200, { status: 'RUNNING' });
-      if (url === `/jobs/${JOB}/checkpoints`) return json(res, 200, { counts: { restored: 0, total: 0, in_progress: 0, completed: 0, failed: 0 }, history: [] });
+      if (url === `/jobs/${JOB}/checkpoints`) {
+        const history = script.checkpointHistory?.() ?? [];
+        return json(res, 200, { counts: { restored: 0, total: history.length, in_progress: 0, completed: history.length, failed: 0 }, history });
+      }
       if (url === `/jobs/${JOB}/savepoints` && req.method === 'POST' && script.trigger) return script.trigger(req, res, JSON.parse(raw) as { triggerId: string });
       const status = /^\/jobs\/[0-9a-f]{32}\/savepoints\/([0-9a-f]{32})$/.exec(url);
       if (status && script.status) return script.status(res, status[1]);
@@ -163,6 +168,27 @@ describe('faults during a savepoint', () => {
     expect(outcome.state).toBe('unknown');
     expect(outcome.failure).toMatch(new RegExp(`^Outcome unknown: the JobManager no longer knows trigger ${triggerId}`));
     expect(outcome.resultPath).toBeNull();
+  }, 60_000);
+
+  it("a trigger the JobManager forgot is not matched with the savepoint another operation just took", async () => {
+    const first = newTriggerId();
+    const theirs = REAL.savepointCompleted.body as { operation: { location: string } };
+    const clock = virtualClock();
+    server = await scriptedFlink({
+      trigger: (_req, res, body) => json(res, 202, { 'request-id': body.triggerId }),
+      status: (res, triggerId) => (triggerId === first ? json(res, 200, theirs) : json(res, 404, REAL.unknownSavepointTrigger.body)),
+      // The first operation's savepoint, completed a moment ago: within the 2 s of clock skew tolerated.
+      checkpointHistory: () => [
+        { id: 7, status: 'COMPLETED', is_savepoint: true, savepointFormat: 'CANONICAL', trigger_timestamp: clock.t - 1_000, latest_ack_timestamp: clock.t - 500, external_path: theirs.operation.location },
+      ],
+    });
+    const operations = operationsOn(server.url, clock);
+    const done = await (await operations.start({ kind: 'savepoint', clusterId: 'prod', jobId: JOB, triggerId: first })).done;
+    expect(done).toMatchObject({ state: 'succeeded', resultPath: theirs.operation.location });
+    const second = await (await operations.start({ kind: 'savepoint', clusterId: 'prod', jobId: JOB, triggerId: newTriggerId() })).done;
+    expect(second.state).toBe('unknown');
+    expect(second.failure).toMatch(/^Outcome unknown: the JobManager no longer knows trigger/);
+    expect(second.failure).not.toContain(theirs.operation.location);
   }, 60_000);
 
   it('the job is not on the cluster: the failure Flink reports is put in words', async () => {

@@ -169,7 +169,7 @@ async function poll(progress: Progress, ctx: DriverContext): Promise<void> {
     } catch (error) {
       rethrowUnexpected(error);
       if (isNotFound(error)) {
-        const evidence = await savepointEvidence(ctx.client, entry.jobId!, entry.createdAt);
+        const evidence = await savepointEvidence(ctx.client, entry.jobId!, entry.createdAt, savepointsOfOtherOperations(ctx, entry));
         await progress.write({
           state: 'unknown',
           progress: null,
