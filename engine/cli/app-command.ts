@@ -11,6 +11,7 @@ import { localEngineCluster } from '../app/local-engine-cluster.ts';
 import { localEngineArgs, startLocalEngineProcess } from '../app/local-engine-process.ts';
 import { startWebServer } from '../app/web-server.ts';
 import { MemorySecretStore } from '../clusters/secret-store.ts';
+import { isScenarioFile } from '../local/scenarios/scenario.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { appDataDir, openClusterStore, openHistoryStore, openKafkaSettingsStore } from './data-dir.ts';
 
@@ -38,7 +39,7 @@ export function registerAppCommand(program: Command): void {
         // The desktop shell starts its own engine and stores (electron/main): it gets the same choices.
         // Paths resolved here: the shell runs from the app's folder, not from this command's.
         const dataDir = options.dataDir ? path.resolve(options.dataDir) : null;
-        const engineScenario = /[\\/]|\.ya?ml$/i.test(options.engineScenario) ? path.resolve(options.engineScenario) : options.engineScenario;
+        const engineScenario = isScenarioFile(options.engineScenario) ? path.resolve(options.engineScenario) : options.engineScenario;
         await runElectron(electron, { dataDir, engineScenario, enginePort, localEngine: options.localEngine });
         return;
       }

@@ -146,12 +146,17 @@ export function loadScenario(name: string, dir = SCENARIO_DIR): Scenario {
   return scenario;
 }
 
+/** A scenario given as a file rather than a name: a value with a path separator or a `.yaml` / `.yml` ending. */
+export function isScenarioFile(nameOrPath: string): boolean {
+  return /[\\/]/.test(nameOrPath) || /\.ya?ml$/i.test(nameOrPath);
+}
+
 /**
- * Loads a scenario by name (`resources/scenarios/<name>.yaml`) or from a file of the same format, so operators can
- * rehearse their own traffic mix: a value with a path separator or a `.yaml` / `.yml` ending is a file.
+ * Loads a scenario by name (`resources/scenarios/<name>.yaml`) or from a file of the same format (see
+ * `isScenarioFile`), so operators can rehearse their own traffic mix.
  */
 export function resolveScenario(nameOrPath: string, dir = SCENARIO_DIR): Scenario {
-  if (!/[\\/]/.test(nameOrPath) && !/\.ya?ml$/i.test(nameOrPath)) return loadScenario(nameOrPath, dir);
+  if (!isScenarioFile(nameOrPath)) return loadScenario(nameOrPath, dir);
   const file = path.resolve(nameOrPath);
   let text: string;
   try {
