@@ -17,7 +17,9 @@ let dataDir: string;
 const run = (...args: string[]) => runCli(args);
 
 beforeAll(async () => {
-  handle = await startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(Date.UTC(2026, 10, 30, 3)), scenario: 'hot-tenant', checkpointDir: dirs.make() });
+  // The CLI's history keeps samples for 24 h of the wall clock: the engine's time starts shortly before now, not on a
+  // fixed date that the retention would one day find too old.
+  handle = await startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(Date.now() - 10 * 60_000), scenario: 'hot-tenant', checkpointDir: dirs.make() });
   jobId = [...handle.engine.cluster.jobs.keys()][0];
   handle.engine.advance(75_000); // past the shift at 30 s: the hot subtask delays the barriers
 }, 60_000);
