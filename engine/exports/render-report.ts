@@ -1,6 +1,6 @@
 import { reportHtml } from './report-html.ts';
 import { subtasksCsvChunks, verticesCsv } from './report-csv.ts';
-import type { SkewReport } from './skew-report.ts';
+import { jsonVertex, type SkewReport } from './skew-report.ts';
 
 /**
  * The formats a skew report is written in. `csv` is one row per subtask; `vertices-csv` one row per vertex (a CSV
@@ -48,7 +48,10 @@ export function renderReportChunks(report: SkewReport, format: ReportFormat): It
   return [reportHtml(report)];
 }
 
-/** JSON.stringify(report) + newline, byte for byte, with the vertices (nearly all of it) stringified one at a time. */
+/**
+ * JSON.stringify of the report with its vertices as `jsonVertex` writes them, + newline, byte for byte: the vertices
+ * (nearly all of it) stringified one at a time.
+ */
 function* jsonChunks(report: SkewReport): Generator<string> {
   // A stand-in no job or operator name contains, found where the vertices go.
   const standIn = '\u0000vertices\u0000';
@@ -56,7 +59,7 @@ function* jsonChunks(report: SkewReport): Generator<string> {
   const outline = JSON.stringify({ ...report, vertices: standIn });
   const at = outline.indexOf(marker);
   yield `${outline.slice(0, at)}[`;
-  for (let i = 0; i < report.vertices.length; i++) yield `${i === 0 ? '' : ','}${JSON.stringify(report.vertices[i])}`;
+  for (let i = 0; i < report.vertices.length; i++) yield `${i === 0 ? '' : ','}${JSON.stringify(jsonVertex(report.vertices[i]))}`;
   yield `]${outline.slice(at + marker.length)}\n`;
 }
 

@@ -22,7 +22,7 @@ export function* subtasksCsvChunks(report: SkewReport): Generator<string> {
   yield stringify([], { header: true, columns: SUBTASK_CSV_COLUMNS });
   const quoted = new Map<string, string>();
   const cell = (value: unknown): string => {
-    if (typeof value === 'number') return String(value);
+    if (typeof value === 'number') return Number.isNaN(value) ? '' : String(value);
     if (value === null || value === undefined) return '';
     const text = String(value);
     let field = quoted.get(text);

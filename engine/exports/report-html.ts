@@ -1,5 +1,5 @@
 import type { MetricSkew } from '../contracts/diagnosis.ts';
-import type { ReportCheckpoint, ReportVertex, SkewReport } from './skew-report.ts';
+import { subtaskCell, type ReportCheckpoint, type ReportVertex, type SkewReport } from './skew-report.ts';
 
 /**
  * Pure: the report as one self-contained HTML page — inline styles and inline SVG charts, no script, no request to
@@ -81,7 +81,7 @@ function heatmap(vertices: ReportVertex[]): string {
   const rowHeight = vertices.length <= 20 ? 24 : 14;
   const width = label + HEATMAP_COLUMNS * cell + 10;
   const rows = vertices.map((v, r) => {
-    const values = v.subtasks.busyMsPerSecondMean as Array<number | null>;
+    const values = v.subtasks.busyMsPerSecondMean;
     const per = Math.max(1, Math.ceil(values.length / HEATMAP_COLUMNS));
     const cells: string[] = [];
     for (let c = 0; c * per < values.length; c++) {
@@ -89,7 +89,7 @@ function heatmap(vertices: ReportVertex[]): string {
       let at = c * per;
       for (let k = c * per; k < Math.min(values.length, (c + 1) * per); k++) {
         const value = values[k];
-        if (value !== null && (max === null || value > max)) {
+        if (!Number.isNaN(value) && (max === null || value > max)) {
           max = value;
           at = k;
         }
@@ -171,20 +171,21 @@ function subtasksTable(report: SkewReport): string {
   const rows: unknown[][] = [];
   for (const v of report.vertices) {
     const s = v.subtasks;
-    const indices = all ? s.subtask.map((_, k) => k) : v.hotSubtasks;
+    const indices = all ? Array.from(s.subtask, (_, k) => k) : v.hotSubtasks;
     for (const k of indices) {
+      const state = subtaskCell(s.checkpointedStateBytes, k);
       rows.push([
         v.name,
         String(k),
         s.endpoint[k] ?? s.taskManagerId[k] ?? '',
-        s.recordsInPerSecond[k],
-        s.recordsOutPerSecond[k],
-        s.busyMsPerSecondMean[k],
-        s.busyMsPerSecondMax[k],
-        s.backPressuredMsPerSecondMean[k],
-        s.idleMsPerSecondMean[k],
-        s.checkpointedStateBytes[k] === null ? '' : bytes(s.checkpointedStateBytes[k] as number),
-        s.keyGroupStart[k] === null ? '' : `${s.keyGroupStart[k]}-${s.keyGroupEnd[k]}`,
+        subtaskCell(s.recordsInPerSecond, k),
+        subtaskCell(s.recordsOutPerSecond, k),
+        subtaskCell(s.busyMsPerSecondMean, k),
+        subtaskCell(s.busyMsPerSecondMax, k),
+        subtaskCell(s.backPressuredMsPerSecondMean, k),
+        subtaskCell(s.idleMsPerSecondMean, k),
+        state === null ? '' : bytes(state as number),
+        Number.isNaN(s.keyGroupStart[k]) ? '' : `${s.keyGroupStart[k]}-${s.keyGroupEnd[k]}`,
         s.hot[k] ? 'hot' : '',
       ]);
     }

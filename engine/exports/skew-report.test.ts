@@ -9,6 +9,7 @@ import { HistoryStore } from '../history/history-store.ts';
 import { syntheticSample, vertexId } from '../history/testing/sample-fixtures.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { readSkewReport } from './read-skew-report.ts';
+import { jsonVertex, subtaskCell } from './skew-report.ts';
 import { SUBTASK_COLUMNS, VERTEX_CSV_COLUMNS } from './report-columns.ts';
 import { SKEW_REPORT_JSON_SCHEMA } from './report-schema.ts';
 import { renderReport, REPORT_FORMATS } from './render-report.ts';
@@ -47,8 +48,9 @@ describe('skew report', () => {
       expect(a.suggestedName).toMatch(/^skew-report-synthetic-aaaaaaaa-19700101-000110\./);
     }
     const report = readSkewReport(store, cluster, jobId, 60_000);
-    // Streamed a vertex at a time, the JSON is JSON.stringify's, byte for byte.
-    expect(renderReport(report, 'json').content).toBe(`${JSON.stringify(report)}\n`);
+    // Streamed a vertex at a time, the JSON is JSON.stringify's, byte for byte; unknown figures are null.
+    expect(renderReport(report, 'json').content).toBe(`${JSON.stringify({ ...report, vertices: report.vertices.map(jsonVertex) })}\n`);
+    expect(JSON.parse(renderReport(report, 'json').content).vertices[1].subtasks.watermarkEpochMs[0]).toBeNull();
     expect(report.asOf).toBe(new Date(70_000).toISOString());
     expect(report.window).toMatchObject({ from: 10_000, to: 70_000, samples: 7, intervalMs: 10_000 });
   });
@@ -57,7 +59,7 @@ describe('skew report', () => {
     const report = readSkewReport(store, cluster, jobId, 60_000);
     const hostile = { ...report, vertices: report.vertices.map((v, i) => (i === 1 ? { ...v, name: 'tenant-cost, "hot"\nsink' } : v)) };
     const rows = hostile.vertices.flatMap((v) =>
-      Array.from({ length: v.parallelism }, (_, k) => [v.id, v.name, ...SUBTASK_COLUMNS.map((c) => (v.subtasks[c.json] as ArrayLike<unknown>)[k])]),
+      Array.from({ length: v.parallelism }, (_, k) => [v.id, v.name, ...SUBTASK_COLUMNS.map((c) => subtaskCell(v.subtasks[c.json], k))]),
     );
     const expected = stringify(rows, { header: true, columns: ['vertex_id', 'vertex_name', ...SUBTASK_COLUMNS.map((c) => c.csv)], cast: { number: (x) => String(x) } });
     expect(renderReport(hostile, 'csv').content).toBe(expected);
@@ -108,6 +110,9 @@ describe('skew report', () => {
     expect(html).toContain('data-testid="report-checkpoint-chart"');
     expect(html).toContain(`<p class="sentence">${report.finding.sentence}</p>`);
     expect(html).toContain('<td>vertex 1</td><td>2</td>');
+    // Unknown figures (no key groups on an unkeyed vertex, no checkpoint) are empty cells, never "NaN".
+    expect(html).not.toContain('NaN');
+    expect(html).toMatch(/<td>vertex 0<\/td><td>0<\/td>(<td>[^<]*<\/td>){8}<td><\/td><td><\/td>/);
   });
 
   it('refuses a job the history has no samples of', () => {

@@ -6,9 +6,9 @@ import { stateName } from '../history/job-sample.ts';
 import { SUBTASK_COLUMNS, type SubtaskColumnKey } from './report-columns.ts';
 
 /**
- * A skew report: everything an incident ticket needs about one job over one window, as plain JSON (the JSON format
- * is this object; CSV and HTML are views of it). Built only from samples and stored checkpoints, never from the
- * clock: the same samples give the same report, byte for byte.
+ * A skew report: everything an incident ticket needs about one job over one window. The JSON format is this object
+ * (its number columns written as arrays, see `jsonVertex`); CSV and HTML are views of it. Built only from
+ * samples and stored checkpoints, never from the clock: the same samples give the same report, byte for byte.
  */
 export const SKEW_REPORT_SCHEMA_VERSION = 1;
 
@@ -38,8 +38,14 @@ export interface ReportCheckpoint {
   failureMessage: string | null;
 }
 
-/** Per subtask, one array per column (see report-columns.ts), indexed by subtask: compact for 1,024 subtasks. */
-export type ReportSubtaskColumns = Record<SubtaskColumnKey, Array<number | string | null>>;
+type TextColumnKey = Extract<(typeof SUBTASK_COLUMNS)[number], { type: 'string' }>['json'];
+
+/**
+ * Per subtask, one array per column (see report-columns.ts), indexed by subtask. Number columns are Float64Arrays,
+ * NaN where a figure is unknown (null in the JSON and an empty CSV cell): 200 × 1,024 subtasks × 24 columns held as
+ * JavaScript arrays of boxed numbers and nulls took 60 MB and put the report's peak memory past its 300 MB target.
+ */
+export type ReportSubtaskColumns = { [K in SubtaskColumnKey]: K extends TextColumnKey ? Array<string | null> : Float64Array };
 
 export interface ReportVertex {
   id: string;
@@ -156,7 +162,8 @@ function subtaskColumns(
   startDelays: Float64Array | undefined,
 ): ReportSubtaskColumns {
   const n = v.unavailable ? 0 : v.parallelism;
-  const columns = Object.fromEntries(SUBTASK_COLUMNS.map((c) => [c.json, new Array<number | string | null>(n)])) as ReportSubtaskColumns;
+  const columns = Object.fromEntries(SUBTASK_COLUMNS.map((c) => [c.json, c.type === 'string' ? new Array<string | null>(n) : new Float64Array(n)])) as ReportSubtaskColumns;
+  const cell = (value: number | undefined) => figure(value) ?? Number.NaN;
   const withRanges = keyed && v.maxParallelism !== null && v.maxParallelism >= v.parallelism;
   for (let k = 0; k < n; k++) {
     const tm = window.taskManagers[v.taskManager[k]];
@@ -166,33 +173,33 @@ function subtaskColumns(
     columns.status[k] = stateName(v.state[k]);
     columns.taskManagerId[k] = tm?.id ?? null;
     columns.endpoint[k] = tm?.endpoint ?? null;
-    columns.recordsInPerSecond[k] = figure(v.mean.recordsInPerSecond[k]);
-    columns.recordsOutPerSecond[k] = figure(v.mean.recordsOutPerSecond[k]);
-    columns.bytesInPerSecond[k] = figure(v.mean.bytesInPerSecond[k]);
-    columns.bytesOutPerSecond[k] = figure(v.mean.bytesOutPerSecond[k]);
-    columns.busyMsPerSecondMean[k] = figure(v.mean.busyTimeMsPerSecond[k]);
-    columns.busyMsPerSecondMax[k] = figure(v.max.busyTimeMsPerSecond?.[k]);
-    columns.backPressuredMsPerSecondMean[k] = figure(v.mean.backPressuredTimeMsPerSecond[k]);
-    columns.backPressuredMsPerSecondMax[k] = figure(v.max.backPressuredTimeMsPerSecond?.[k]);
-    columns.idleMsPerSecondMean[k] = figure(v.mean.idleTimeMsPerSecond[k]);
-    columns.idleMsPerSecondMax[k] = figure(v.max.idleTimeMsPerSecond?.[k]);
-    columns.checkpointedStateBytes[k] = figure(v.checkpointedBytes[k]);
-    columns.checkpointStartDelayMs[k] = figure(startDelays?.[k]);
-    columns.watermarkEpochMs[k] = figure(v.watermarkLast[k]);
-    columns.keyGroupStart[k] = range ? range.startKeyGroup : null;
-    columns.keyGroupEnd[k] = range ? range.endKeyGroup : null;
+    columns.recordsInPerSecond[k] = cell(v.mean.recordsInPerSecond[k]);
+    columns.recordsOutPerSecond[k] = cell(v.mean.recordsOutPerSecond[k]);
+    columns.bytesInPerSecond[k] = cell(v.mean.bytesInPerSecond[k]);
+    columns.bytesOutPerSecond[k] = cell(v.mean.bytesOutPerSecond[k]);
+    columns.busyMsPerSecondMean[k] = cell(v.mean.busyTimeMsPerSecond[k]);
+    columns.busyMsPerSecondMax[k] = cell(v.max.busyTimeMsPerSecond?.[k]);
+    columns.backPressuredMsPerSecondMean[k] = cell(v.mean.backPressuredTimeMsPerSecond[k]);
+    columns.backPressuredMsPerSecondMax[k] = cell(v.max.backPressuredTimeMsPerSecond?.[k]);
+    columns.idleMsPerSecondMean[k] = cell(v.mean.idleTimeMsPerSecond[k]);
+    columns.idleMsPerSecondMax[k] = cell(v.max.idleTimeMsPerSecond?.[k]);
+    columns.checkpointedStateBytes[k] = cell(v.checkpointedBytes[k]);
+    columns.checkpointStartDelayMs[k] = cell(startDelays?.[k]);
+    columns.watermarkEpochMs[k] = cell(v.watermarkLast[k]);
+    columns.keyGroupStart[k] = range ? range.startKeyGroup : Number.NaN;
+    columns.keyGroupEnd[k] = range ? range.endKeyGroup : Number.NaN;
     columns.restarted[k] = v.restarted[k];
     columns.hot[k] = hot.has(k) ? 1 : 0;
-    columns.recordsInTotal[k] = figure(v.totals.recordsIn[k]);
-    columns.recordsOutTotal[k] = figure(v.totals.recordsOut[k]);
-    columns.bytesInTotal[k] = figure(v.totals.bytesIn[k]);
-    columns.bytesOutTotal[k] = figure(v.totals.bytesOut[k]);
+    columns.recordsInTotal[k] = cell(v.totals.recordsIn[k]);
+    columns.recordsOutTotal[k] = cell(v.totals.recordsOut[k]);
+    columns.bytesInTotal[k] = cell(v.totals.bytesIn[k]);
+    columns.bytesOutTotal[k] = cell(v.totals.bytesOut[k]);
   }
   return columns;
 }
 
 /** A figure as the report writes it: 3 decimals (stable diffs, no float noise), null when unknown or impossible. */
-export function figure(value: number | undefined): number | null {
+function figure(value: number | undefined): number | null {
   if (value === undefined || !Number.isFinite(value) || value < 0) return null;
   return Math.round(value * 1000) / 1000;
 }
@@ -215,4 +222,22 @@ function roundMetric(m: MetricSkew): MetricSkew {
 function meanInterval(window: JobWindowStats): number | null {
   if (window.samples < 2) return null;
   return Math.round((window.to - window.from) / (window.samples - 1));
+}
+
+/** A subtask's cell as the report's JSON has it: null where a number column holds NaN (unknown). */
+export function subtaskCell(column: Float64Array | Array<string | null>, k: number): number | string | null {
+  const value = column[k];
+  return typeof value === 'number' && Number.isNaN(value) ? null : value;
+}
+
+/** A vertex as the report's JSON has it (the schema's arrays): each column a plain array, NaN (unknown) as null. */
+export function jsonVertex(vertex: ReportVertex): Omit<ReportVertex, 'subtasks'> & { subtasks: Record<SubtaskColumnKey, Array<number | string | null>> } {
+  const subtasks = {} as Record<SubtaskColumnKey, Array<number | string | null>>;
+  for (const { json: key } of SUBTASK_COLUMNS) {
+    const column = vertex.subtasks[key];
+    const cells = new Array<number | string | null>(column.length);
+    for (let k = 0; k < column.length; k++) cells[k] = subtaskCell(column, k);
+    subtasks[key] = cells;
+  }
+  return { ...vertex, subtasks };
 }
