@@ -21,7 +21,7 @@ export interface SavepointEvidence {
 }
 
 /** Reads the history of a job; null when the cluster cannot say (no checkpointing statistics, unreachable). */
-export async function savepointEvidence(client: FlinkRestClient, jobId: string, since: number, accountedFor: ReadonlySet<string> = new Set()): Promise<SavepointEvidence | null> {
+export async function savepointEvidence(client: FlinkRestClient, jobId: string, since: number, accountedFor: ReadonlySet<string>): Promise<SavepointEvidence | null> {
   let body: History;
   try {
     body = await client.request(operationEndpoints.savepointHistory, { jobid: jobId });
@@ -36,7 +36,7 @@ export async function savepointEvidence(client: FlinkRestClient, jobId: string, 
  * savepoint another operation took just before is in range: those whose paths are in `accountedFor` (the outcomes
  * of the journal's other operations) are not evidence.
  */
-export function evidenceFrom(body: History, since: number, accountedFor: ReadonlySet<string> = new Set(), skewMs = 2_000): SavepointEvidence {
+export function evidenceFrom(body: History, since: number, accountedFor: ReadonlySet<string>, skewMs = 2_000): SavepointEvidence {
   const history = body.history ?? [];
   const unexplained = (h: Pick<HistoryEntry, 'trigger_timestamp' | 'external_path'>) =>
     h.trigger_timestamp >= since - skewMs && !(h.external_path && accountedFor.has(h.external_path));

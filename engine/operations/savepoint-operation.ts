@@ -4,7 +4,7 @@ import { describeFailure } from './failure-cause.ts';
 import { formatMinutes, isNotFound, isRefusal, isTransient, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
 import type { StoredJournalEntry } from './journal.ts';
 import { savepointBody, stopBody } from './request-bodies.ts';
-import { describeEvidence, savepointEvidence } from './savepoint-history.ts';
+import { describeEvidence, savepointEvidence, type SavepointEvidence } from './savepoint-history.ts';
 
 /**
  * Savepoint and stop-with-savepoint: Flink's trigger-then-poll (`POST …/savepoints` or `POST …/stop` with the
@@ -110,7 +110,7 @@ async function concludeNeverReceived(progress: Progress, ctx: DriverContext): Pr
     });
     return;
   }
-  const evidence = await savepointEvidence(ctx.client, entry.jobId!, entry.createdAt, savepointsOfOtherOperations(ctx, entry));
+  const evidence = await evidenceFor(ctx, entry);
   const recent = ctx.clock.now() - entry.createdAt < ctx.settings.storeDurationMs;
   if (evidence?.since) {
     await progress.write({
@@ -135,10 +135,13 @@ async function concludeNeverReceived(progress: Progress, ctx: DriverContext): Pr
   }
 }
 
-/** The savepoints the journal's other operations on the job ended with: each is theirs, not evidence for this one. */
-function savepointsOfOtherOperations(ctx: DriverContext, entry: StoredJournalEntry): Set<string> {
+/**
+ * The job's savepoints since this operation was created, leaving out those the journal's other operations on the job
+ * ended with (each is theirs, not evidence for this one): the one way both the resume and the poll read the evidence.
+ */
+function evidenceFor(ctx: DriverContext, entry: StoredJournalEntry): Promise<SavepointEvidence | null> {
   const others = ctx.journal.list({ jobId: entry.jobId! }).filter((e) => e.id !== entry.id && e.resultPath);
-  return new Set(others.map((e) => e.resultPath!));
+  return savepointEvidence(ctx.client, entry.jobId!, entry.createdAt, new Set(others.map((e) => e.resultPath!)));
 }
 
 /** The job's state, or `unknown-job` when the cluster does not know it, or null when it could not tell. */
@@ -169,7 +172,7 @@ async function poll(progress: Progress, ctx: DriverContext): Promise<void> {
     } catch (error) {
       rethrowUnexpected(error);
       if (isNotFound(error)) {
-        const evidence = await savepointEvidence(ctx.client, entry.jobId!, entry.createdAt, savepointsOfOtherOperations(ctx, entry));
+        const evidence = await evidenceFor(ctx, entry);
         await progress.write({
           state: 'unknown',
           progress: null,
