@@ -163,7 +163,6 @@ function subtaskColumns(
 ): ReportSubtaskColumns {
   const n = v.unavailable ? 0 : v.parallelism;
   const columns = Object.fromEntries(SUBTASK_COLUMNS.map((c) => [c.json, c.type === 'string' ? new Array<string | null>(n) : new Float64Array(n)])) as ReportSubtaskColumns;
-  const cell = (value: number | undefined) => figure(value) ?? Number.NaN;
   const withRanges = keyed && v.maxParallelism !== null && v.maxParallelism >= v.parallelism;
   for (let k = 0; k < n; k++) {
     const tm = window.taskManagers[v.taskManager[k]];
@@ -173,34 +172,34 @@ function subtaskColumns(
     columns.status[k] = stateName(v.state[k]);
     columns.taskManagerId[k] = tm?.id ?? null;
     columns.endpoint[k] = tm?.endpoint ?? null;
-    columns.recordsInPerSecond[k] = cell(v.mean.recordsInPerSecond[k]);
-    columns.recordsOutPerSecond[k] = cell(v.mean.recordsOutPerSecond[k]);
-    columns.bytesInPerSecond[k] = cell(v.mean.bytesInPerSecond[k]);
-    columns.bytesOutPerSecond[k] = cell(v.mean.bytesOutPerSecond[k]);
-    columns.busyMsPerSecondMean[k] = cell(v.mean.busyTimeMsPerSecond[k]);
-    columns.busyMsPerSecondMax[k] = cell(v.max.busyTimeMsPerSecond?.[k]);
-    columns.backPressuredMsPerSecondMean[k] = cell(v.mean.backPressuredTimeMsPerSecond[k]);
-    columns.backPressuredMsPerSecondMax[k] = cell(v.max.backPressuredTimeMsPerSecond?.[k]);
-    columns.idleMsPerSecondMean[k] = cell(v.mean.idleTimeMsPerSecond[k]);
-    columns.idleMsPerSecondMax[k] = cell(v.max.idleTimeMsPerSecond?.[k]);
-    columns.checkpointedStateBytes[k] = cell(v.checkpointedBytes[k]);
-    columns.checkpointStartDelayMs[k] = cell(startDelays?.[k]);
-    columns.watermarkEpochMs[k] = cell(v.watermarkLast[k]);
+    columns.recordsInPerSecond[k] = figure(v.mean.recordsInPerSecond[k]);
+    columns.recordsOutPerSecond[k] = figure(v.mean.recordsOutPerSecond[k]);
+    columns.bytesInPerSecond[k] = figure(v.mean.bytesInPerSecond[k]);
+    columns.bytesOutPerSecond[k] = figure(v.mean.bytesOutPerSecond[k]);
+    columns.busyMsPerSecondMean[k] = figure(v.mean.busyTimeMsPerSecond[k]);
+    columns.busyMsPerSecondMax[k] = figure(v.max.busyTimeMsPerSecond?.[k]);
+    columns.backPressuredMsPerSecondMean[k] = figure(v.mean.backPressuredTimeMsPerSecond[k]);
+    columns.backPressuredMsPerSecondMax[k] = figure(v.max.backPressuredTimeMsPerSecond?.[k]);
+    columns.idleMsPerSecondMean[k] = figure(v.mean.idleTimeMsPerSecond[k]);
+    columns.idleMsPerSecondMax[k] = figure(v.max.idleTimeMsPerSecond?.[k]);
+    columns.checkpointedStateBytes[k] = figure(v.checkpointedBytes[k]);
+    columns.checkpointStartDelayMs[k] = figure(startDelays?.[k]);
+    columns.watermarkEpochMs[k] = figure(v.watermarkLast[k]);
     columns.keyGroupStart[k] = range ? range.startKeyGroup : Number.NaN;
     columns.keyGroupEnd[k] = range ? range.endKeyGroup : Number.NaN;
     columns.restarted[k] = v.restarted[k];
     columns.hot[k] = hot.has(k) ? 1 : 0;
-    columns.recordsInTotal[k] = cell(v.totals.recordsIn[k]);
-    columns.recordsOutTotal[k] = cell(v.totals.recordsOut[k]);
-    columns.bytesInTotal[k] = cell(v.totals.bytesIn[k]);
-    columns.bytesOutTotal[k] = cell(v.totals.bytesOut[k]);
+    columns.recordsInTotal[k] = figure(v.totals.recordsIn[k]);
+    columns.recordsOutTotal[k] = figure(v.totals.recordsOut[k]);
+    columns.bytesInTotal[k] = figure(v.totals.bytesIn[k]);
+    columns.bytesOutTotal[k] = figure(v.totals.bytesOut[k]);
   }
   return columns;
 }
 
-/** A figure as the report writes it: 3 decimals (stable diffs, no float noise), null when unknown or impossible. */
-function figure(value: number | undefined): number | null {
-  if (value === undefined || !Number.isFinite(value) || value < 0) return null;
+/** A figure as the report holds it: 3 decimals (stable diffs, no float noise), NaN when unknown or impossible. */
+function figure(value: number | undefined): number {
+  if (value === undefined || !Number.isFinite(value) || value < 0) return Number.NaN;
   return Math.round(value * 1000) / 1000;
 }
 
