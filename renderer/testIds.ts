@@ -58,6 +58,7 @@ export const testIds = {
     vertexParallelism: 'vertex-parallelism',
     vertexStatus: 'vertex-status',
     vertexMetricsUnavailable: 'vertex-metrics-unavailable',
+    vertexDataSkew: 'vertex-data-skew',
     metricsSampling: 'job-metrics-sampling',
     metricsUnavailableCount: 'job-metrics-unavailable-count',
     notFound: 'job-not-found',
@@ -87,6 +88,7 @@ export const testIds = {
   diagnosis: {
     finding: 'diagnosis-finding',
     sentence: 'diagnosis-sentence',
+    basis: 'diagnosis-basis',
     evidence: 'diagnosis-evidence',
     details: 'diagnosis-details',
     window: 'diagnosis-window',

@@ -169,5 +169,13 @@ export const DIAGNOSIS_JSON_SCHEMA = {
         },
       ],
     },
+    basis: {
+      description:
+        "What the finding rests on: the window's figures, or Flink's current figures (fetched at fetchedAt, epoch ms) while the window holds too little evidence for a verdict or while Flink reports a vertex HIGH that the window does not show yet.",
+      oneOf: [
+        { type: 'object', required: ['source'], properties: { source: { const: 'window' } }, additionalProperties: false },
+        { type: 'object', required: ['source', 'fetchedAt'], properties: { source: { const: 'flink-now' }, fetchedAt: integer }, additionalProperties: false },
+      ],
+    },
   },
 } as const;

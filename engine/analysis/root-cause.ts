@@ -2,7 +2,10 @@ import type { Finding, SubtaskRef, VertexDiagnosis, Victim } from '../contracts/
 import { keyGroupRanges } from './key-groups/key-location.ts';
 import { SATURATED_BUSY_MS } from './skew-figures.ts';
 import { metricValues, subtaskRef } from './vertex-diagnosis.ts';
+import { stateCode } from '../history/job-sample.ts';
 import type { JobWindowStats, VertexWindowStats } from './window-stats.ts';
+
+const RUNNING_STATE = stateCode('RUNNING');
 
 /**
  * The on-call reading order, as a pure function of a window: a back-pressured vertex is a victim; walk downstream
@@ -25,6 +28,12 @@ export const SKEW_REST_SHARE = 0.6;
 export const TARGET_UTILIZATION = 0.7;
 /** A watermark that has not moved for this long while records flow is stalled. */
 export const WATERMARK_STALL_MS = 30_000;
+/**
+ * "Nothing wrong" is said only on this much evidence: every running subtask's figures covering at least this long
+ * (or the whole window asked for less one sampling interval, when that is shorter). Less, and the verdict waits (the
+ * first look says what Flink shows now meanwhile).
+ */
+export const VERDICT_EVIDENCE_MS = 30_000;
 
 export interface RootCause {
   finding: Finding;
@@ -75,7 +84,13 @@ export function findRootCause(window: JobWindowStats, vertices: VertexDiagnosis[
       .sort((a, b) => maxOf(b.mean.busyTimeMsPerSecond) - maxOf(a.mean.busyTimeMsPerSecond));
     for (const vertex of busy) findings.push(busyVertexFinding(ctx, vertex, []));
   }
-  if (findings.length === 0) findings.push(nothingWrong(ctx, vertices));
+  if (findings.length === 0) {
+    const evidence = verdictEvidence(window);
+    // A window of W sampled every I holds samples spanning W − I at the least: that much is all it can cover.
+    const intervalMs = (window.to - window.from) / Math.max(1, window.samples - 1);
+    const needed = Math.min(VERDICT_EVIDENCE_MS, requestedMs - intervalMs);
+    findings.push(evidence.missing.length === 0 && evidence.spanMs >= needed ? nothingWrong({ ...ctx, span: evidenceSpan(ctx, evidence.spanMs, requestedMs) }, vertices) : noVerdictYet(ctx, evidence, needed, requestedMs));
+  }
   const order: Record<Finding['severity'], number> = { critical: 0, warning: 1, ok: 2, unknown: 3 };
   const sorted = findings.map((f, i) => ({ f, i })).sort((a, b) => order[a.f.severity] - order[b.f.severity] || a.i - b.i).map(({ f }) => f);
   return { finding: sorted[0], otherFindings: sorted.slice(1) };
@@ -346,6 +361,59 @@ const LOAD_WORD: Partial<Record<string, string>> = {
   recordsInPerSecond: 'records in',
   recordsOutPerSecond: 'records out',
 };
+
+/**
+ * What a health verdict would rest on: the shortest time any running subtask's figures cover (the growth of its own
+ * clock over the window, see window-stats), and the vertices that have no figures at all.
+ */
+export function verdictEvidence(window: JobWindowStats): { spanMs: number; missing: string[] } {
+  let spanMs = Infinity;
+  const missing: string[] = [];
+  for (const vertex of window.vertices) {
+    if (vertex.unavailable) {
+      missing.push(vertex.name);
+      continue;
+    }
+    let counted = 0;
+    for (let k = 0; k < vertex.parallelism; k++) {
+      if (vertex.state[k] !== RUNNING_STATE) continue;
+      const covered = vertex.coveredMs[k];
+      spanMs = Math.min(spanMs, Number.isFinite(covered) ? covered : 0);
+      counted++;
+    }
+    if (counted === 0 && vertex.status === 'RUNNING') missing.push(vertex.name);
+  }
+  return { spanMs: spanMs === Infinity ? 0 : spanMs, missing };
+}
+
+/** The window a verdict names: the one it used — the evidence's span where that falls short of the samples' span. */
+function evidenceSpan(ctx: Context, evidenceMs: number, requestedMs: number): string {
+  const samplesMs = ctx.window.to - ctx.window.from;
+  if (evidenceMs >= 0.75 * samplesMs) return ctx.span;
+  return `${formatSpan(evidenceMs)} (all the evidence there is of the ${formatSpan(requestedMs)} asked)`;
+}
+
+/** Nothing shows wrong, but too little evidence for saying so: no green verdict, and what it waits for. */
+function noVerdictYet(ctx: Context, evidence: { spanMs: number; missing: string[] }, neededMs: number, requestedMs: number): Finding {
+  const sentence =
+    evidence.missing.length > 0
+      ? `No verdict over the last ${formatSpan(requestedMs)}: ${joinNames(evidence.missing.map(shortName))} ${evidence.missing.length === 1 ? 'has' : 'have'} no figures in it.`
+      : `No verdict yet over the last ${formatSpan(requestedMs)}: the subtasks' figures cover ${formatSpan(evidence.spanMs)} so far, and saying nothing is wrong takes ${formatSpan(neededMs)}.`;
+  return {
+    kind: 'not-enough-data',
+    severity: 'unknown',
+    sentence,
+    details: [
+      `Nothing in the ${ctx.span} sampled shows backpressure, a busy vertex or a hot subtask, but that is not yet evidence: the JobManager refreshes its metrics on its own schedule, so the first figures cover only part of the window.`,
+    ],
+    vertexId: null,
+    vertexName: null,
+    subtasks: [],
+    metric: null,
+    victims: [],
+    suggestedParallelism: null,
+  };
+}
 
 function notEnoughData(window: JobWindowStats): Finding {
   return {

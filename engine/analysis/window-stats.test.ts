@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { emptySubtaskColumns, stateCode, type VertexSample } from '../history/job-sample.ts';
+import { emptySubtaskColumns, stateCode, type JobSample, type VertexSample } from '../history/job-sample.ts';
+import { withRates } from '../sampling/sample-rates.ts';
+import { refreshTimes, sampleAt, seededRandom, type Schedule, type SimulatedSubtask } from '../sampling/testing/refreshing-jobmanager.ts';
 import { buildWindow, uniform } from './testing/window-builder.ts';
 import { jobWindowStats, vertexWindowStats, type VertexAt } from './window-stats.ts';
 
@@ -122,5 +124,44 @@ describe('jobWindowStats', () => {
     const samples = buildWindow({ vertices: [{ id: 'a', name: 'a', subtasks: uniform(1, { busy: 10 }) }] });
     samples[4] = { ...samples[4], jobStartTime: samples[4].jobStartTime + 1 };
     expect(jobWindowStats(samples).jobRecovered).toBe(true);
+  });
+});
+
+/** Window means on a real JobManager's refresh schedule (see refreshing-jobmanager.ts): exact, and adding up. */
+describe('vertexWindowStats on a JobManager that refreshes on its own schedule', () => {
+  const subtasks: SimulatedSubtask[] = [
+    { busy: 1000, backPressured: 0, idle: 0, recordsPerSecond: 410 },
+    { busy: 299, backPressured: 644, idle: 57, recordsPerSecond: 120 },
+    { busy: 8, backPressured: 0, idle: 992, recordsPerSecond: 2.5 },
+  ];
+  const schedules: Schedule[] = [
+    { periodMs: 25_000, phaseMs: 1_300 },
+    { periodMs: 3_000, phaseMs: 700 },
+    { periodMs: 10_000, phaseMs: 4_900 },
+    { periodMs: 10_000, phaseMs: 2_000, jitterMs: 4_000 },
+    { periodMs: 7_000, phaseMs: 300, skipShare: 0.33 },
+  ];
+  it('busy + back-pressured + idle means are 1000 ms/s and the record rates exact, on every schedule and sampling phase', () => {
+    for (const [i, schedule] of schedules.entries()) {
+      for (let seed = 1; seed <= 20; seed++) {
+        const random = seededRandom(seed * 31 + i);
+        const startedAt = 5_000_000;
+        const jm = { startedAt, readLagMs: random() * 900, subtasks, refreshes: refreshTimes(schedule, startedAt, startedAt + 200_000, random) };
+        let previous: JobSample | undefined;
+        const window: VertexAt[] = [];
+        // A 1-minute window (the default), sampled every 10 s from a random phase, ending 2 minutes in.
+        for (let t = startedAt + 60_000 + random() * 10_000; t < startedAt + 130_000; t += 10_000 + random() * 200) {
+          previous = withRates(previous, sampleAt(jm, t));
+          window.push({ t, vertex: previous.vertices[0], jobStartTime: startedAt });
+        }
+        const { mean } = vertexWindowStats(window);
+        subtasks.forEach((s, k) => {
+          const context = `schedule ${i}, seed ${seed}, subtask ${k}`;
+          expect(mean.busyTimeMsPerSecond[k] + mean.backPressuredTimeMsPerSecond[k] + mean.idleTimeMsPerSecond[k], context).toBeCloseTo(1000, 6);
+          expect(mean.backPressuredTimeMsPerSecond[k], context).toBeCloseTo(s.backPressured, 6);
+          expect(mean.recordsInPerSecond[k] / s.recordsPerSecond, context).toBeCloseTo(1, 9);
+        });
+      }
+    }
   });
 });

@@ -1,6 +1,7 @@
 import {
   RATE_COLUMNS,
   UNKNOWN_STATE,
+  subtaskClockMs,
   type CounterColumn,
   type JobSample,
   type RateColumn,
@@ -13,8 +14,9 @@ import {
  * Per-subtask figures of one vertex over a time window of samples: what every analysis reads.
  *
  * Means are exact: the growth of Flink's accumulated counters between the first and the last sighting of the same
- * execution attempt, divided by the time between those sightings (never an average of rates, which would weigh a
- * 2 s interval like a 60 s one). Maxima come from the per-sample rates. A subtask that restarted inside the window
+ * execution attempt, divided by the growth of the subtask's own clock between them (`subtaskClockMs`; the time
+ * between sightings only where Flink reports no accumulated times) — never an average of rates, which would weigh a
+ * 2 s interval like a 60 s one. So busy + back-pressured + idle means add up to 1000 ms/s. Maxima come from the per-sample rates. A subtask that restarted inside the window
  * (new attempt, counters going backwards, a JobManager that recovered the job) is measured from its restart on.
  * Missing figures stay NaN, never 0.
  */
@@ -181,10 +183,12 @@ export function vertexWindowStats(samples: readonly VertexAt[], options: WindowS
   }
 
   const since = columns.map((c) => c.countersSince);
+  const clock = columns.map((c) => Float64Array.from(c.attempt, (_, k) => subtaskClockMs(c, k)));
   for (const rate of RATE_COLUMNS) {
     windowMeans(
       columns.map((c) => c.counters[COUNTER_OF_RATE[rate]]),
       since,
+      clock,
       columns.map((c) => c.rates[rate]),
       segmentStart,
       TIME_RATES.has(rate) ? 1000 : Infinity,
@@ -217,18 +221,20 @@ export function vertexWindowStats(samples: readonly VertexAt[], options: WindowS
 
 /**
  * The window mean of one counter for every subtask: its growth over the subtask's run in the window, from the first
- * to the last finite value, divided by the time between when those values were first seen. A value going backwards
+ * to the last finite value, divided by the growth of the subtask's clock between them. A value going backwards
  * without an attempt change (a reset) starts the run over from there.
  *
- * "First seen" is only a good clock for values the sampler saw change: the JobManager serves metrics it fetched
- * earlier, at its own pace. The first sample of a watch (or of a new attempt) shows values of unknown age — it has
- * no rate — so the count starts at the next fresh sighting (the subtask's counters seen to change), when there is one.
+ * Without a clock (no accumulated times), the time between when the values were first seen stands in; "first seen"
+ * is only a good clock for values the sampler saw change: the JobManager serves metrics it fetched earlier, at its
+ * own pace. The first sample of a watch (or of a new attempt) shows values of unknown age — it has no rate — so the
+ * count then starts at the next fresh sighting (the subtask's counters seen to change), when there is one.
  *
  * Written as passes over all subtasks (no allocation per subtask): a 200 × 1,024 job has 1.4 million of these.
  */
 function windowMeans(
   series: readonly Float64Array[],
   since: readonly Float64Array[],
+  clock: readonly Float64Array[],
   rates: readonly Float32Array[],
   segmentStart: Int32Array,
   cap: number,
@@ -245,7 +251,8 @@ function windowMeans(
   for (let k = 0; k < n; k++) {
     while (first[k] < count && !Number.isFinite(series[first[k]][k])) first[k]++;
     while (last[k] > first[k] && !Number.isFinite(series[last[k]][k])) last[k]--;
-    if (first[k] < last[k] && !Number.isFinite(rates[first[k]][k])) {
+    const clocked = Number.isFinite(clock[first[k]]?.[k]) && Number.isFinite(clock[last[k]][k]);
+    if (first[k] < last[k] && !clocked && !Number.isFinite(rates[first[k]][k])) {
       ofUnknownAge[k] = 1;
       unknownAge++;
     }
@@ -285,7 +292,8 @@ function windowMeans(
       }
       delta = series[l][k] - series[from][k];
     }
-    const elapsedMs = since[l][k] - since[from][k];
+    const clockMs = clock[l][k] - clock[from][k];
+    const elapsedMs = Number.isFinite(clockMs) ? clockMs : since[l][k] - since[from][k];
     if (elapsedMs > 0 && Number.isFinite(elapsedMs)) {
       mean[k] = Math.min((delta / elapsedMs) * 1000, cap);
       if (covered) covered[k] = elapsedMs;

@@ -12,6 +12,7 @@ import { killTaskManagerAndReport } from '../operations/kill-taskmanager.ts';
 import { fetchClusterOverview, fetchJobs } from '../sampling/cluster-views.ts';
 import { fetchJobExceptions } from '../sampling/job-exceptions.ts';
 import { fetchJobGraph, fetchJobPlan } from '../sampling/job-graph.ts';
+import { CurrentGraphs } from '../diagnosis/current-graphs.ts';
 import { fetchTaskManagers } from '../sampling/taskmanagers.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
@@ -106,6 +107,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const watcher = new JobWatcher({ history: deps.history, connection });
   watcher.start();
   const diagnosis = new DiagnosisService(deps.history);
+  const currentGraphs = new CurrentGraphs((clusterId, jobId) => fetchJobGraph(connection(clusterId).client, clusterId, jobId));
 
   const operationsCluster = (cluster: StoredCluster): OperationsCluster => {
     const conn = connections.get(cluster);
@@ -205,6 +207,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
     async getJobGraph(clusterId, jobId) {
       const graph = await fetchJobGraph(connection(clusterId).client, clusterId, requireId(jobId, 'job'));
+      currentGraphs.remember(graph);
       // A page showing a job keeps it watched: its history fills in the background while the operator looks.
       if (!ENDED_STATES.has(graph.state)) await watcher.watch(clusterId, jobId, { jobName: graph.name });
       return graph;
@@ -277,7 +280,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
     async diagnoseJob(clusterId, jobId, windowMs) {
       findCluster(clusterId);
-      return diagnosis.diagnose(clusterId, requireId(jobId, 'job'), windowMs);
+      return currentGraphs.diagnose(diagnosis.diagnose(clusterId, requireId(jobId, 'job'), windowMs));
     },
 
     async getSkewHeatmap(clusterId, jobId, windowMs, metric, aggregate) {

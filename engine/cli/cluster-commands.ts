@@ -141,7 +141,7 @@ function formatGraph(graph: JobGraph): string {
   const names = new Map(graph.vertices.map((v) => [v.id, v.name]));
   const number = (n: number | null | undefined) => (n === null || n === undefined ? '-' : String(Math.round(n)));
   const vertices = formatTable(
-    ['VERTEX', 'PARALLELISM', 'STATUS', 'IN rec/s', 'OUT rec/s', 'BUSY MAX ms/s', 'BUSY SKEW max/avg', 'BACKPRESSURE', 'NAME'],
+    ['VERTEX', 'PARALLELISM', 'STATUS', 'IN rec/s', 'OUT rec/s', 'BUSY MAX ms/s', 'BUSY SKEW max/avg', 'DATA SKEW %', 'BACKPRESSURE', 'NAME'],
     graph.vertices.map((v) => [
       v.id,
       String(v.parallelism),
@@ -150,6 +150,7 @@ function formatGraph(graph: JobGraph): string {
       number(v.recordsOutPerSecond),
       number(v.busyTimeMsPerSecond?.max),
       v.busySkew === null ? '-' : `${v.busySkew.toFixed(1)}x`,
+      v.dataSkewPercent === null ? '-' : `${v.dataSkewPercent.toFixed(1)}%`,
       v.backpressureLevel ?? '-',
       v.name,
     ]),
@@ -159,7 +160,8 @@ function formatGraph(graph: JobGraph): string {
   const note = hasRates(graph.state)
     ? ''
     : `The job is ${graph.state}${graph.endTime !== null ? ` since ${formatClock(graph.endTime)}` : ''}: no rates (only a RUNNING job has them).\n`;
-  return `${printable(`${graph.name} (${graph.jobId}) ${graph.state}`)}\n${note}\n${vertices}\nEdges:\n${edges}\n`;
+  const latest = hasRates(graph.state) ? `Flink's latest figures (the JobManager's metrics at ${formatClock(graph.fetchedAt)}), not a window.\n` : '';
+  return `${printable(`${graph.name} (${graph.jobId}) ${graph.state}`)}\n${note}${latest}\n${vertices}\nEdges:\n${edges}\n`;
 }
 
 /** Local wall-clock time with seconds: `16:08:01`, or the date too when not today. */

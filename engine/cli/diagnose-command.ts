@@ -13,6 +13,8 @@ import type { HistoryStore } from '../history/history-store.ts';
 import type { JobSample } from '../history/job-sample.ts';
 import { fetchJobs } from '../sampling/cluster-views.ts';
 import { sampleJob } from '../sampling/sample-job.ts';
+import { fetchJobGraph } from '../sampling/job-graph.ts';
+import { CurrentGraphs } from '../diagnosis/current-graphs.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attachChecked, resolveJob, type ConnectionOptions } from './cluster-commands.ts';
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
@@ -70,6 +72,9 @@ export function registerDiagnoseCommand(program: Command): void {
         diagnosis = diagnoseSamples(samples, windowMs);
         source = 'sampled now';
       }
+      // No health verdict without evidence, nor while Flink reports a vertex HIGH: its current figures have the last word.
+      const graphs = new CurrentGraphs(() => fetchJobGraph(client, options.url!, job.id));
+      diagnosis = await graphs.diagnose(diagnosis);
       process.stdout.write(options.json ? `${JSON.stringify(diagnosis, null, 2)}\n` : formatDiagnosis(diagnosis, source));
     });
 }

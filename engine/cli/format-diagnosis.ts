@@ -10,6 +10,7 @@ export function formatDiagnosis(d: JobDiagnosis, source: string): string {
   out.push(`${d.jobName} (${d.jobId}) ${d.jobState}: ${d.window.samples} samples over ${span} (${source}), confidence ${d.confidence.level}`);
   if (d.confidence.reasons.length > 0) out.push(`  (${d.confidence.reasons.join('; ')})`);
   out.push('', d.finding.sentence);
+  if (d.basis?.source === 'flink-now') out.push(`  (${basisInWords(d.basis.fetchedAt)})`);
   for (const line of d.finding.details) out.push(`  - ${line}`);
   for (const other of d.otherFindings) {
     out.push('', `Also: ${other.sentence}`);
@@ -83,4 +84,9 @@ function percent(p: number | null): string {
 
 function ratio(r: number | null): string {
   return r === null ? '-' : `${r.toFixed(1)}×`;
+}
+
+/** What a first look rests on, as the job page says it too. */
+export function basisInWords(fetchedAt: number): string {
+  return `from Flink's current figures at ${new Date(fetchedAt).toISOString().slice(11, 19)} UTC: the window's history holds too little evidence for a verdict yet, or does not show yet what Flink reports now`;
 }

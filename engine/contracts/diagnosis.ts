@@ -178,7 +178,15 @@ export interface JobDiagnosis {
    * null when there is none (then `notKnown` says why).
    */
   checkpointOutliers: CheckpointOutlier[] | null;
+  /**
+   * What the finding rests on: the window's figures, or — while the window holds too little evidence for a verdict,
+   * or while Flink reports a vertex HIGH that the window does not show yet — Flink's current figures, fetched at
+   * `fetchedAt`. Absent in diagnoses made before this existed (bundles): the window.
+   */
+  basis?: DiagnosisBasis;
 }
+
+export type DiagnosisBasis = { source: 'window' } | { source: 'flink-now'; fetchedAt: number };
 
 /** A subtask (or a few) that stood out in a checkpoint, and which checkpoint. */
 export interface CheckpointOutlier extends CheckpointOutlierView {

@@ -100,6 +100,12 @@ export interface VertexView {
   /** busyTimeMsPerSecond max/avg over the subtasks: 1 = even, the parallelism = one subtask does all the work. */
   busySkew: number | null;
   /**
+   * Flink's own Data Skew of the vertex's records in (`numRecordsIn`, `agg=skew`: mean absolute deviation / mean,
+   * in %, capped at 100), as the Web UI shows it; null where the cluster has no `agg=skew` (Flink before 1.20) or no
+   * records yet.
+   */
+  dataSkewPercent: number | null;
+  /**
    * The busy skew is an alarm: the busiest subtask is at least half busy and ≥ 2× the average. Few keys over lightly
    * loaded subtasks is not. Absent = not known (an engine without the rule).
    */

@@ -13,6 +13,7 @@ import { jsonVertex, subtaskCell } from './skew-report.ts';
 import { SUBTASK_COLUMNS, VERTEX_CSV_COLUMNS } from './report-columns.ts';
 import { SKEW_REPORT_JSON_SCHEMA } from './report-schema.ts';
 import { renderReport, REPORT_FORMATS } from './render-report.ts';
+import { esc } from './report-html.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dirs = tempDirs('flink-ops-report-');
@@ -27,7 +28,10 @@ beforeAll(async () => {
     // Subtask 2 of vertex 1 does 10× the work of its siblings.
     const busy = sample.vertices[1].subtasks!;
     for (let k = 0; k < 4; k++) {
+      // Its accumulated times add up to its running time, as Flink's do (the rates' clock).
       busy.counters.accumulatedBusyMs[k] = (t / 1000) * (k === 2 ? 900 : 90);
+      busy.counters.accumulatedBackPressuredMs[k] = 0;
+      busy.counters.accumulatedIdleMs[k] = (t / 1000) * (k === 2 ? 100 : 910);
       busy.rates.busyTimeMsPerSecond[k] = k === 2 ? 900 : 90;
     }
     await store.samples.append(sample);
@@ -108,7 +112,7 @@ describe('skew report', () => {
     expect(html).toContain('data-testid="report-heatmap"');
     expect(html).toContain('data-testid="report-vertex-bars"');
     expect(html).toContain('data-testid="report-checkpoint-chart"');
-    expect(html).toContain(`<p class="sentence">${report.finding.sentence}</p>`);
+    expect(html).toContain(`<p class="sentence">${esc(report.finding.sentence)}</p>`);
     expect(html).toContain('<td>vertex 1</td><td>2</td>');
     // Unknown figures (no key groups on an unkeyed vertex, no checkpoint) are empty cells, never "NaN".
     expect(html).not.toContain('NaN');

@@ -55,6 +55,17 @@ export interface SubtaskColumns {
   taskManager: Int32Array;
 }
 
+/**
+ * The subtask's own clock (ms): its accumulated busy + back-pressured + idle time, which Flink keeps so that the three
+ * add up to the time since the subtask started, read by the TaskManager together with every other counter. Rates
+ * divided by its growth are exact over the interval the counters really cover, however the JobManager's metric
+ * refreshes fall between samples; NaN when the cluster does not report all three times.
+ */
+export function subtaskClockMs(columns: Pick<SubtaskColumns, 'counters'>, k: number): number {
+  const c = columns.counters;
+  return c.accumulatedBusyMs[k] + c.accumulatedBackPressuredMs[k] + c.accumulatedIdleMs[k];
+}
+
 /** Flink's ExecutionState values, in the order they are coded in `SubtaskColumns.state`. */
 export const SUBTASK_STATES = [
   'CREATED',

@@ -1,6 +1,6 @@
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import type { HistoryStore } from '../history/history-store.ts';
-import type { JobSample, SubtaskColumns } from '../history/job-sample.ts';
+import { subtaskClockMs, type JobSample, type SubtaskColumns } from '../history/job-sample.ts';
 import { sampleJob } from '../sampling/sample-job.ts';
 import type { OperationClock } from './driver-context.ts';
 
@@ -29,8 +29,9 @@ export const LOAD_WINDOW_MS = 2 * 60_000;
 
 /**
  * Pure: per vertex and subtask, the average rates between the first and the last sample of the window that have the
- * vertex at its latest parallelism and the subtask in the same attempt: counter differences over the time between
- * first sightings, exact whatever the JobManager's refresh timing. NaN where the samples cannot tell.
+ * vertex at its latest parallelism and the subtask in the same attempt: counter differences over the growth of
+ * the subtask's own clock (the time between first sightings where Flink reports no accumulated times), exact whatever
+ * the JobManager's refresh timing. NaN where the samples cannot tell.
  */
 export function averageLoad(samples: JobSample[]): Map<string, VertexLoad> {
   const out = new Map<string, VertexLoad>();
@@ -44,8 +45,10 @@ export function averageLoad(samples: JobSample[]): Map<string, VertexLoad> {
     const busy = new Float64Array(p).fill(Number.NaN);
     for (let k = 0; k < p; k++) {
       const start = firstComparable(samples, vertex.id, p, end, k);
-      if (start && end.countersSince[k] > start.countersSince[k]) {
-        const seconds = (end.countersSince[k] - start.countersSince[k]) / 1000;
+      const clockMs = start ? subtaskClockMs(end, k) - subtaskClockMs(start, k) : Number.NaN;
+      const elapsedMs = Number.isFinite(clockMs) ? clockMs : start ? end.countersSince[k] - start.countersSince[k] : Number.NaN;
+      if (start && elapsedMs > 0) {
+        const seconds = elapsedMs / 1000;
         const dr = end.counters.recordsIn[k] - start.counters.recordsIn[k];
         const db = end.counters.accumulatedBusyMs[k] - start.counters.accumulatedBusyMs[k];
         if (dr >= 0) records[k] = dr / seconds;

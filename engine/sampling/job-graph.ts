@@ -15,7 +15,12 @@ export const VERTEX_METRICS = [
   'idleTimeMsPerSecond',
   'numRecordsInPerSecond',
   'numRecordsOutPerSecond',
+  // Its `skew` is the Data Skew the Web UI shows (Flink 1.20+).
+  'numRecordsIn',
 ] as const;
+
+/** Clients whose cluster refused `agg=skew` (Flink before 1.20 answers 400): asked without it from then on. */
+const withoutSkewAgg = new WeakSet<FlinkRestClient>();
 
 /**
  * Per-vertex metric requests in one refresh at most. A job with more running vertices is sampled in turns (a window
@@ -107,15 +112,20 @@ export function toJobPlan(clusterId: string, details: JobDetails): JobPlan {
 }
 
 async function fetchVertexMetrics(client: FlinkRestClient, jobId: string, vertexId: string, tally: TrafficStats, signal: AbortSignal): Promise<VertexMetricsSample> {
+  const skew = !withoutSkewAgg.has(client);
   try {
     return await client.request(
       endpoints.subtaskMetricsAggregated,
       { jobid: jobId, vertexid: vertexId },
-      { get: VERTEX_METRICS.join(','), agg: 'min,max,avg,sum' },
+      { get: VERTEX_METRICS.join(','), agg: skew ? 'min,max,avg,sum,skew' : 'min,max,avg,sum' },
       { tally, signal },
     );
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
+    if (skew && error.info.status === 400) {
+      withoutSkewAgg.add(client);
+      return fetchVertexMetrics(client, jobId, vertexId, tally, signal);
+    }
     // A vertex can vanish between the two calls (job finished, restarted): show it without metrics.
     if (error.info.kind === 'not-found') return [];
     return { unavailable: error.info.message };
@@ -158,6 +168,7 @@ export function toJobGraph(clusterId: string, details: JobDetails, metrics: Vert
       idleTimeMsPerSecond: aggregate('idleTimeMsPerSecond'),
       busySkew: vertex.parallelism > 1 ? maxOverAvg(busy) : null,
       busySkewAlarm: vertex.parallelism > 1 && busySkewIsAlarm(busy),
+      dataSkewPercent: vertex.parallelism > 1 ? (byId.get('numRecordsIn')?.skew ?? null) : null,
       backpressureLevel: backPressured ? backpressureLevelOf(backPressured.max) : null,
       ...(!Array.isArray(sample) && 'unavailable' in sample ? { metricsUnavailable: sample.unavailable } : {}),
       ...(!Array.isArray(sample) && 'carried' in sample ? { metricsFetchedAt: sample.fetchedAt } : {}),

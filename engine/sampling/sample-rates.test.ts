@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptySubtaskColumns, stateCode, type JobSample } from '../history/job-sample.ts';
 import { withRates } from './sample-rates.ts';
+import { refreshTimes, sampleAt, seededRandom, type Schedule, type SimulatedSubtask } from './testing/refreshing-jobmanager.ts';
 
 /** A one-vertex, one-subtask sample with the given counters at time t. */
 function sample(t: number, c: { records?: number; busy?: number; bp?: number; idle?: number; attempt?: number; state?: string }): JobSample {
@@ -35,15 +36,32 @@ describe('withRates', () => {
   });
 
   it('keeps the previous rates while the JobManager has not refreshed, and never doubles the next interval', () => {
-    const a = withRates(undefined, sample(0, { records: 0, busy: 0 }));
-    const b = withRates(a, sample(10_000, { records: 1_000, busy: 5_000 }));
-    const unchanged = withRates(b, sample(19_900, { records: 1_000, busy: 5_000 }));
+    const a = withRates(undefined, sample(0, { records: 0, busy: 0, idle: 0 }));
+    const b = withRates(a, sample(10_000, { records: 1_000, busy: 5_000, idle: 5_000 }));
+    const unchanged = withRates(b, sample(19_900, { records: 1_000, busy: 5_000, idle: 5_000 }));
     expect(rates(unchanged).recordsInPerSecond[0]).toBe(100);
     expect(unchanged.vertices[0].subtasks!.countersSince[0]).toBe(10_000);
-    // The counters moved again: 2,000 more records over the 20 s since they were last seen to change.
-    const c = withRates(unchanged, sample(30_000, { records: 3_000, busy: 15_000 }));
+    // The counters moved again: 2,000 more records over the 20 s of the subtask's clock since they were last seen to change.
+    const c = withRates(unchanged, sample(30_000, { records: 3_000, busy: 15_000, idle: 15_000 }));
     expect(rates(c).recordsInPerSecond[0]).toBe(100);
     expect(rates(c).busyTimeMsPerSecond[0]).toBe(500);
+  });
+
+  it('divides by the subtask\'s own clock, not by the time between the console\'s samples', () => {
+    // The JobManager refreshed 12 s of the subtask's time into one 10 s interval between samples (two refreshes).
+    const a = withRates(undefined, sample(0, { records: 0, busy: 0, bp: 0, idle: 0 }));
+    const b = withRates(a, sample(10_000, { records: 1_200, busy: 6_000, bp: 3_600, idle: 2_400 }));
+    expect(rates(b).recordsInPerSecond[0]).toBeCloseTo(100, 6);
+    expect(rates(b).busyTimeMsPerSecond[0]).toBeCloseTo(500, 3);
+    expect(rates(b).backPressuredTimeMsPerSecond[0]).toBeCloseTo(300, 3);
+    expect(rates(b).idleTimeMsPerSecond[0]).toBeCloseTo(200, 3);
+  });
+
+  it('falls back to the time between first sightings where the cluster reports no accumulated times', () => {
+    const a = withRates(undefined, sample(0, { records: 0, busy: Number.NaN }));
+    const b = withRates(a, sample(10_000, { records: 1_000, busy: Number.NaN }));
+    expect(rates(b).recordsInPerSecond[0]).toBe(100);
+    expect(Number.isNaN(rates(b).busyTimeMsPerSecond[0])).toBe(true);
   });
 
   it('gives no rate after a restart (new attempt or a counter going backwards), for a subtask not running, or when counters are stale', () => {
@@ -56,7 +74,58 @@ describe('withRates', () => {
   });
 
   it('caps time rates at 1,000 ms per second (a JobManager clock ahead of ours cannot make a subtask busier than busy)', () => {
-    const a = withRates(undefined, sample(0, { busy: 0 }));
-    expect(rates(withRates(a, sample(10_000, { busy: 10_400 }))).busyTimeMsPerSecond[0]).toBe(1000);
+    const a = withRates(undefined, sample(0, { records: 0, busy: Number.NaN }));
+    const b = withRates(a, sample(10_000, { records: 10, busy: Number.NaN }));
+    expect(Number.isNaN(rates(b).busyTimeMsPerSecond[0])).toBe(true);
+    const c = withRates(undefined, sample(0, { busy: 0, idle: Number.NaN }));
+    // Busy known, idle not: no clock, so the time between samples stands in, and the cap holds.
+    expect(rates(withRates(c, sample(10_000, { busy: 10_400, idle: Number.NaN }))).busyTimeMsPerSecond[0]).toBe(1000);
   });
+});
+
+/**
+ * Rates on a real JobManager's refresh schedule: the store refreshes at its own period and phase (slower, faster or as
+ * fast as the console samples, jittered, a refresh skipped), the console samples every 10 s with a phase that drifts.
+ * Every rate must be the subtasks' exact one, and busy + back-pressured + idle must be 1000 ms/s, on every schedule.
+ */
+describe('withRates on a JobManager that refreshes on its own schedule', () => {
+  const subtasks: SimulatedSubtask[] = [
+    { busy: 1000, backPressured: 0, idle: 0, recordsPerSecond: 380 },
+    { busy: 240, backPressured: 690, idle: 70, recordsPerSecond: 95.5 },
+    { busy: 12, backPressured: 0, idle: 988, recordsPerSecond: 3.25 },
+  ];
+  const schedules: Array<[string, Schedule]> = [
+    ['slower than the sampling (25 s)', { periodMs: 25_000, phaseMs: 1_300 }],
+    ['faster than the sampling (3 s, as the Web UI polls)', { periodMs: 3_000, phaseMs: 700 }],
+    ['as fast as the sampling (10 s)', { periodMs: 10_000, phaseMs: 4_900 }],
+    ['jittered (10 s ± 4 s)', { periodMs: 10_000, phaseMs: 2_000, jitterMs: 4_000 }],
+    ['with refreshes skipped (7 s, a third skipped)', { periodMs: 7_000, phaseMs: 300, skipShare: 0.33 }],
+  ];
+  for (const [name, schedule] of schedules) {
+    it(name, () => {
+      for (let seed = 1; seed <= 40; seed++) {
+        const random = seededRandom(seed);
+        const startedAt = 1_000_000;
+        const jm = { startedAt, readLagMs: random() * 900, subtasks, refreshes: refreshTimes(schedule, startedAt, startedAt + 400_000, random) };
+        // The console's samples: every 10 s, their phase drifting by up to 0.2 s a sample.
+        let previous: JobSample | undefined;
+        let measured = 0;
+        for (let i = 0, t = startedAt + random() * 10_000; i < 35; i++, t += 10_000 + random() * 200) {
+          previous = withRates(previous, sampleAt(jm, t));
+          const r = rates(previous);
+          subtasks.forEach((s, k) => {
+            if (!Number.isFinite(r.recordsInPerSecond[k])) return;
+            measured++;
+            const context = `seed ${seed}, sample ${i}, subtask ${k}`;
+            expect(r.busyTimeMsPerSecond[k] + r.backPressuredTimeMsPerSecond[k] + r.idleTimeMsPerSecond[k], context).toBeCloseTo(1000, 1);
+            expect(r.busyTimeMsPerSecond[k], context).toBeCloseTo(s.busy, 1);
+            expect(r.recordsInPerSecond[k] / s.recordsPerSecond, context).toBeCloseTo(1, 5);
+            expect(r.bytesOutPerSecond[k] / (s.recordsPerSecond * 100), context).toBeCloseTo(1, 5);
+          });
+        }
+        // Not vacuous: most samples after the first refreshes had rates.
+        expect(measured, `seed ${seed}`).toBeGreaterThan(subtasks.length * 20);
+      }
+    });
+  }
 });

@@ -1,4 +1,4 @@
-import { COUNTER_COLUMNS, stateCode, type CounterColumn, type JobSample, type RateColumn, type SubtaskColumns } from '../history/job-sample.ts';
+import { COUNTER_COLUMNS, stateCode, subtaskClockMs, type CounterColumn, type JobSample, type RateColumn, type SubtaskColumns } from '../history/job-sample.ts';
 
 /** Rate columns from counter columns: records and bytes per second; the accumulated times in ms per second. */
 const RATE_OF: Array<[RateColumn, CounterColumn, 'count' | 'time']> = [
@@ -16,10 +16,14 @@ const RUNNING = stateCode('RUNNING');
 /**
  * Pure: fills `current`'s rates from the counters of `previous` and `current`, and returns it.
  *
- * The JobManager refreshes metrics on its own schedule (`metrics.fetcher.update-interval`), so a sample can show the
- * same counters as the one before: then the previous rates stand, and the next change is divided by the time since
- * those counters were first seen — never a 0 followed by a double. A new attempt, a counter going backwards, a
- * subtask not running or counters unchanged for longer than `staleAfterMs` give no rate (NaN), never a made-up one.
+ * The JobManager refreshes metrics on its own schedule (`metrics.fetcher.update-interval`, lazily, on whichever
+ * client's request comes next), so one interval between samples can hold two refreshes, or none. Rates are therefore
+ * divided by the subtask's own clock (`subtaskClockMs`: the growth of its busy + back-pressured + idle time between
+ * the two readings), never by the time between the console's requests: busy + back-pressured + idle = 1000 ms/s
+ * exactly, and records and bytes per second are exact over the interval the counters cover. Counters unchanged since
+ * the previous sample (no refresh in between) keep the previous rates. Only where the cluster reports no accumulated
+ * times does the time between first sightings stand in (`countersSince`). A new attempt, a counter going backwards,
+ * a subtask not running or counters unchanged for longer than `staleAfterMs` give no rate (NaN), never a made-up one.
  */
 export function withRates(previous: JobSample | undefined, current: JobSample, staleAfterMs = 60_000): JobSample {
   const before = new Map(previous?.vertices.map((v) => [v.id, v]));
@@ -43,8 +47,9 @@ function fillSubtask(then: SubtaskColumns | undefined, now: SubtaskColumns, k: n
     for (const [rate] of RATE_OF) now.rates[rate][k] = then.rates[rate][k];
     return;
   }
-  const elapsedMs = t - then.countersSince[k];
-  if (elapsedMs <= 0) return;
+  const clockMs = subtaskClockMs(now, k) - subtaskClockMs(then, k);
+  const elapsedMs = Number.isFinite(clockMs) ? clockMs : t - then.countersSince[k];
+  if (!(elapsedMs > 0)) return;
   for (const [rate, counter, kind] of RATE_OF) {
     const delta = now.counters[counter][k] - then.counters[counter][k];
     // NaN (a counter missing on either side) stays NaN; a counter going backwards was reset: no rate.

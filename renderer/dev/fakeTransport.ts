@@ -38,7 +38,7 @@ const clusters: ClusterConfig[] = [
 
 interface FakeJob {
   summary: JobSummary;
-  vertices: Array<Omit<VertexView, 'busyTimeMsPerSecond' | 'backPressuredTimeMsPerSecond' | 'idleTimeMsPerSecond' | 'recordsInPerSecond' | 'recordsOutPerSecond' | 'backpressureLevel' | 'busySkew'>>;
+  vertices: Array<Omit<VertexView, 'busyTimeMsPerSecond' | 'backPressuredTimeMsPerSecond' | 'idleTimeMsPerSecond' | 'recordsInPerSecond' | 'recordsOutPerSecond' | 'backpressureLevel' | 'busySkew' | 'dataSkewPercent'>>;
   edges: EdgeView[];
 }
 
@@ -115,6 +115,7 @@ function metrics(v: FakeJob['vertices'][number]): VertexView {
     idleTimeMsPerSecond: agg(Math.max(0, 1000 - busy - bp)),
     backpressureLevel: bp / 1000 <= 0.1 ? 'ok' : bp / 1000 <= 0.5 ? 'low' : 'high',
     busySkew: v.parallelism > 1 ? busy / Math.round(busy * 0.7) || null : null,
+    dataSkewPercent: v.parallelism > 1 ? Math.round(base * 60) : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { JobGraph, JobWatch, MetricAggregate, RecordedJob, RecordedJobGraph, VertexView } from '../../contracts/engine-api.ts';
 import { backpressureLevelOf } from '../../analysis/backpressure-level.ts';
 import { maxOverAvg } from '../../analysis/skew.ts';
+import { dataSkewPercent } from '../../analysis/skew-figures.ts';
 import type { HistoryStore } from '../history-store.ts';
 import { stateName, type JobSample, type VertexSample } from '../job-sample.ts';
 
@@ -102,6 +103,13 @@ function vertexViewOf(vertex: VertexSample): VertexView {
     backPressuredTimeMsPerSecond: backPressured,
     idleTimeMsPerSecond: aggregate(s?.rates.idleTimeMsPerSecond),
     busySkew: vertex.parallelism > 1 ? maxOverAvg(busy) : null,
+    dataSkewPercent: vertex.parallelism > 1 && s ? recordsInSkew(s.counters.recordsIn) : null,
     backpressureLevel: backPressured ? backpressureLevelOf(backPressured.max) : null,
   };
+}
+
+/** Flink's Data Skew of the records-in counters, as the live graph shows it (`numRecordsIn`, `agg=skew`); null without them. */
+function recordsInSkew(recordsIn: Float64Array): number | null {
+  const known = recordsIn.filter(Number.isFinite);
+  return known.length > 0 ? dataSkewPercent(known) : null;
 }

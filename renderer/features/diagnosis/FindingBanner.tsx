@@ -42,10 +42,15 @@ export function FindingBanner({
       aria-live="polite"
     >
       <div className="finding__main">
-        <span className="finding__label">{finding ? SEVERITY_LABEL[finding.severity] : 'Diagnosis'}</span>
+        <span className="finding__label">{finding ? (d?.basis?.source === 'flink-now' && finding.severity !== 'unknown' ? `${SEVERITY_LABEL[finding.severity]} · Flink now` : SEVERITY_LABEL[finding.severity]) : 'Diagnosis'}</span>
         <p className="finding__sentence" data-testid={testIds.diagnosis.sentence}>
           {finding ? finding.sentence : poll.error ? 'The diagnosis could not be computed.' : 'Reading the job\u2019s recent history…'}
         </p>
+        {d ? (
+          <p className="muted small finding__basis" data-testid={testIds.diagnosis.basis} data-basis={d.basis?.source ?? 'window'}>
+            {basisInWords(d, windowMs)}
+          </p>
+        ) : null}
         <div className="finding__actions">
           {finding?.vertexId ? (
             <button type="button" className="button button--small button--primary" onClick={() => onShowEvidence(finding)} data-testid={testIds.diagnosis.evidence}>
@@ -107,4 +112,15 @@ export function FindingBanner({
       ) : null}
     </section>
   );
+}
+
+/** What the sentence rests on: the window it used, or Flink's current figures while the window cannot tell yet. */
+function basisInWords(d: JobDiagnosis, windowMs: number): string {
+  const asked = WINDOWS.find((w) => w.ms === windowMs)?.label ?? `${Math.round(windowMs / 1000)} s`;
+  const sampled = d.window.samples > 1 ? `${Math.round(d.window.spanMs / 1000)} s sampled` : d.window.samples === 1 ? 'one sample' : 'no samples yet';
+  if (d.basis?.source === 'flink-now') {
+    const at = new Date(d.basis.fetchedAt).toLocaleTimeString('en-GB', { hour12: false });
+    return `From Flink's current figures (its metrics at ${at}); the history of the last ${asked} is too short for a verdict yet (${sampled}).`;
+  }
+  return `Window means over the last ${asked}: ${d.window.samples} sample${d.window.samples === 1 ? '' : 's'}, ${sampled}.`;
 }

@@ -47,8 +47,9 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
       : unavailable
         ? [`Metrics unavailable: ${unavailable}`]
         : [
-            `Busy max ${formatMsPerSecond(busyMax)}, back-pressured max ${formatMsPerSecond(bpMax)}`,
+            `Flink's latest figures (not a window): busy max ${formatMsPerSecond(busyMax)}, back-pressured max ${formatMsPerSecond(bpMax)}`,
             ...(vertex.busySkew !== null ? [`Busy skew (max/avg over subtasks) ${vertex.busySkew.toFixed(1)}×`] : []),
+            ...(vertex.dataSkewPercent != null ? [`Data Skew ${formatDataSkew(vertex.dataSkewPercent)} (Flink's, of records in, as its Web UI shows it)`] : []),
           ]),
     ...(vertex.metricsFetchedAt !== undefined ? [`Metrics sampled at ${new Date(vertex.metricsFetchedAt).toLocaleTimeString()} (a large job's vertices are sampled in turns)`] : []),
     'Click for subtasks',
@@ -64,6 +65,7 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
       data-busy={busyMax ?? ''}
       data-backpressure={bpLevel ?? ''}
       data-skew={vertex.busySkew ?? ''}
+      data-data-skew={vertex.dataSkewPercent ?? ''}
       data-metrics={unavailable ? 'unavailable' : vertex.metricsFetchedAt !== undefined ? 'earlier-sample' : 'current'}
       data-skew-alarm={skewAlarm ? 'true' : 'false'}
       data-marked={mark === 'focus' ? 'true' : 'false'}
@@ -104,7 +106,8 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
               </>
             ) : (
               <>
-                <div className="vertex__row vertex__metrics">
+                <div className="vertex__row vertex__metrics" title="Flink's latest figures, not a window">
+                  <span className="vertex__when">now</span>
                   <span>in {formatRate(vertex.recordsInPerSecond)}</span>
                   <span>out {formatRate(vertex.recordsOutPerSecond)}</span>
                 </div>
@@ -128,6 +131,9 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
                       }
                     >
                       skew max/avg {vertex.busySkew === null ? '—' : `${vertex.busySkew.toFixed(1)}×`}
+                      {vertex.dataSkewPercent != null ? (
+                        <span data-testid={testIds.jobGraph.vertexDataSkew}> · Data Skew {formatDataSkew(vertex.dataSkewPercent)}</span>
+                      ) : null}
                     </span>
                   )}
                 </div>
@@ -142,3 +148,8 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
 }
 
 export const VertexNode = memo(VertexNodeView);
+
+/** As Flink's Web UI prints it: a whole percent. */
+function formatDataSkew(percent: number): string {
+  return `${Math.round(percent)}%`;
+}

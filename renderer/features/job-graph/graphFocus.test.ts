@@ -16,6 +16,7 @@ const vertex = (id: string, busyMax: number | null, extra: Partial<VertexView> =
   backPressuredTimeMsPerSecond: null,
   idleTimeMsPerSecond: null,
   busySkew: busyMax == null ? null : 2,
+  dataSkewPercent: null,
   backpressureLevel: null,
   ...extra,
 });

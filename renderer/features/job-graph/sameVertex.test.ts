@@ -15,6 +15,7 @@ const vertex = (over: Partial<VertexView> = {}): VertexView => ({
   backPressuredTimeMsPerSecond: { min: 0, max: 0, avg: 0, sum: 0 },
   idleTimeMsPerSecond: null,
   busySkew: 3.3,
+  dataSkewPercent: null,
   backpressureLevel: 'ok',
   ...over,
 });

@@ -18,6 +18,7 @@ export function sameVertex(a: VertexView, b: VertexView): boolean {
     sameAggregate(a.backPressuredTimeMsPerSecond, b.backPressuredTimeMsPerSecond) &&
     sameAggregate(a.idleTimeMsPerSecond, b.idleTimeMsPerSecond) &&
     a.busySkew === b.busySkew &&
+    a.dataSkewPercent === b.dataSkewPercent &&
     a.backpressureLevel === b.backpressureLevel &&
     a.metricsUnavailable === b.metricsUnavailable &&
     a.metricsFetchedAt === b.metricsFetchedAt

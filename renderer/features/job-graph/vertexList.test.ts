@@ -16,6 +16,7 @@ const vertex = (id: string, name: string, busy: number | null, backPressured: nu
   backPressuredTimeMsPerSecond: backPressured == null ? null : aggregate(backPressured),
   idleTimeMsPerSecond: null,
   busySkew: skew,
+  dataSkewPercent: null,
   backpressureLevel: backPressured == null ? null : backPressured > 500 ? 'high' : 'ok',
 });
 

@@ -4,7 +4,7 @@ import { defaultKeyedVertex, keyedVertices } from './keyedVertices';
 
 const vertex = (id: string, parallelism: number, busySkew: number | null, maxParallelism: number | null = 128): VertexView => ({
   id, name: id, parallelism, maxParallelism, status: 'RUNNING', tasks: {}, recordsInPerSecond: null, recordsOutPerSecond: null,
-  busyTimeMsPerSecond: null, backPressuredTimeMsPerSecond: null, idleTimeMsPerSecond: null, busySkew, backpressureLevel: null,
+  busyTimeMsPerSecond: null, backPressuredTimeMsPerSecond: null, idleTimeMsPerSecond: null, busySkew, dataSkewPercent: null, backpressureLevel: null,
 });
 
 const graph = (vertices: VertexView[], edges: JobGraph['edges']): JobGraph => ({

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import type { JobDiagnosis } from '../contracts/diagnosis.ts';
+import type { JobGraph, MetricAggregate, VertexView } from '../contracts/engine-api.ts';
+import { backpressureLevelOf } from './backpressure-level.ts';
+import { diagnoseSamples } from './diagnose-job.ts';
+import { firstLook, withFlinkNow } from './flink-now.ts';
+import { buildWindow, uniform } from './testing/window-builder.ts';
+
+const agg = (max: number, avg: number): MetricAggregate => ({ min: 0, max, avg, sum: avg * 4 });
+
+function vertex(id: string, busy: MetricAggregate, backPressuredMax: number, dataSkewPercent: number | null = null): VertexView {
+  return {
+    id,
+    name: id,
+    parallelism: 4,
+    maxParallelism: 128,
+    status: 'RUNNING',
+    tasks: {},
+    recordsInPerSecond: 100,
+    recordsOutPerSecond: 100,
+    busyTimeMsPerSecond: busy,
+    backPressuredTimeMsPerSecond: agg(backPressuredMax, backPressuredMax / 2),
+    idleTimeMsPerSecond: agg(1000, 500),
+    busySkew: busy.avg > 0 ? busy.max / busy.avg : null,
+    dataSkewPercent,
+    backpressureLevel: backpressureLevelOf(backPressuredMax),
+  };
+}
+
+/** The real test job's picture: the source HIGH behind a saturated, skewed `throttle`. */
+function hotJob(): JobGraph {
+  return {
+    clusterId: 'c',
+    jobId: 'j'.repeat(32),
+    name: 'gatewaymeter-test',
+    state: 'RUNNING',
+    startTime: 1,
+    durationMs: 1,
+    maxParallelism: 128,
+    endTime: null,
+    fetchedAt: 1_700_000_000_000,
+    requestCount: 4,
+    vertices: [vertex('source', agg(320, 300), 744), vertex('throttle', agg(1000, 42), 0, 39), vertex('tenant-cost', agg(12, 8), 0)],
+    edges: [
+      { source: 'source', target: 'throttle', shipStrategy: 'HASH' },
+      { source: 'throttle', target: 'tenant-cost', shipStrategy: 'HASH' },
+    ],
+  };
+}
+
+const calmJob = (): JobGraph => ({ ...hotJob(), vertices: hotJob().vertices.map((v) => vertex(v.id, agg(40, 30), 0)) });
+
+/** A window that shows nothing wrong, on enough evidence. */
+function calmDiagnosis(seconds: number): JobDiagnosis {
+  const samples = buildWindow({ vertices: [{ id: 'source', name: 'source', subtasks: uniform(4, { busy: 40, recordsOut: 50 }) }], samples: seconds / 10 + 1 });
+  return diagnoseSamples(samples, 60_000);
+}
+
+describe('firstLook: the reading order over Flink\'s current figures', () => {
+  it('names the busy vertex downstream of the HIGH one, with max/mean and Flink\'s Data Skew, as a likely hot key', () => {
+    const finding = firstLook(hotJob())!;
+    expect(finding).toMatchObject({ kind: 'skew', severity: 'critical', vertexId: 'throttle' });
+    expect(finding.sentence).toBe(
+      'Flink now: throttle is saturated (busiest subtask 1,000 ms/s, average 42 ms/s, max/mean 24×, Data Skew 39%): likely a hot key (one subtask far busier than its siblings). source (HIGH) is back-pressured behind it.',
+    );
+  });
+
+  it('is silent when Flink shows nothing to act on, and for a job that is not running', () => {
+    expect(firstLook(calmJob())).toBeNull();
+    expect(firstLook({ ...hotJob(), state: 'RESTARTING' })).toBeNull();
+  });
+});
+
+describe('withFlinkNow: no verdict without evidence, and never green while Flink says HIGH', () => {
+  it('gives a window without enough evidence Flink\'s first look, and says what it rests on', () => {
+    const young = calmDiagnosis(10);
+    expect(young.finding).toMatchObject({ kind: 'not-enough-data', severity: 'unknown' });
+    const d = withFlinkNow(young, hotJob());
+    expect(d.basis).toEqual({ source: 'flink-now', fetchedAt: hotJob().fetchedAt });
+    expect(d.finding).toMatchObject({ kind: 'skew', severity: 'critical', vertexId: 'throttle' });
+  });
+
+  it('keeps a window without a verdict unknown, never green, when Flink shows nothing either', () => {
+    const d = withFlinkNow(calmDiagnosis(10), calmJob());
+    expect(d.finding.severity).toBe('unknown');
+    expect(d.finding.sentence).toMatch(/^Flink now: no vertex is back-pressured or busy\. No verdict yet over the last 60 s: the subtasks' figures cover 10 s so far, and saying nothing is wrong takes 30 s\.$/);
+  });
+
+  it('replaces a green verdict while Flink reports a vertex HIGH that the window does not show yet', () => {
+    const calm = calmDiagnosis(60);
+    expect(calm.finding).toMatchObject({ kind: 'nothing-wrong', severity: 'ok' });
+    const d = withFlinkNow(calm, hotJob());
+    expect(d.finding.severity).toBe('critical');
+    expect(d.basis?.source).toBe('flink-now');
+    expect(d.finding.details.at(-1)).toMatch(/^The window's figures show nothing wrong yet/);
+  });
+
+  it('keeps a green verdict on enough evidence when Flink reports nothing HIGH', () => {
+    const calm = calmDiagnosis(60);
+    expect(withFlinkNow(calm, calmJob())).toMatchObject({ finding: { kind: 'nothing-wrong' }, basis: { source: 'window' } });
+  });
+
+  it('keeps a window finding that calls for attention as it is', () => {
+    const hot = { ...calmDiagnosis(60), finding: { ...calmDiagnosis(60).finding, kind: 'skew' as const, severity: 'critical' as const } };
+    expect(withFlinkNow(hot, calmJob())).toMatchObject({ finding: { kind: 'skew' }, basis: { source: 'window' } });
+  });
+});

@@ -1,0 +1,133 @@
+import type { Finding, JobDiagnosis } from '../contracts/diagnosis.ts';
+import type { JobGraph, VertexView } from '../contracts/engine-api.ts';
+import { BUSY_MS, SATURATED_MS, shortName } from './root-cause.ts';
+import { busySkewIsAlarm, maxOverAvg } from './skew.ts';
+
+/**
+ * The first look: what Flink's own current figures say (the aggregated subtask metrics the graph reads, with Flink's
+ * backpressure thresholds), for the time before the history holds enough evidence for a verdict — and the guard that
+ * no health verdict stands while Flink reports a vertex HIGH. Pure: the caller brings the graph.
+ */
+
+/** Pure: the reading order over Flink's current figures; null when they show nothing to act on. */
+export function firstLook(graph: JobGraph): Finding | null {
+  if (graph.state !== 'RUNNING') return null;
+  const byId = new Map(graph.vertices.map((v) => [v.id, v]));
+  const downstream = new Map<string, string[]>();
+  for (const e of graph.edges) (downstream.get(e.source) ?? downstream.set(e.source, []).get(e.source)!).push(e.target);
+  const pressured = (v: VertexView) => v.backpressureLevel === 'high' || v.backpressureLevel === 'low';
+  const busyMax = (v: VertexView) => v.busyTimeMsPerSecond?.max ?? 0;
+
+  const victims = graph.vertices.filter(pressured);
+  const causes = new Map<string, VertexView[]>();
+  for (const victim of victims) {
+    const seen = new Set([victim.id]);
+    const queue = [...(downstream.get(victim.id) ?? [])];
+    while (queue.length > 0) {
+      const vertex = byId.get(queue.shift()!);
+      if (!vertex || seen.has(vertex.id)) continue;
+      seen.add(vertex.id);
+      if (pressured(vertex)) queue.push(...(downstream.get(vertex.id) ?? []));
+      else if (busyMax(vertex) >= BUSY_MS) (causes.get(vertex.id) ?? causes.set(vertex.id, []).get(vertex.id)!).push(victim);
+    }
+  }
+  const ranked = [...causes.entries()].sort(([a], [b]) => busyMax(byId.get(b)!) - busyMax(byId.get(a)!));
+  if (ranked.length > 0) {
+    const [causeId, of] = ranked[0];
+    return busyFinding(graph, byId.get(causeId)!, of);
+  }
+  if (victims.length > 0) {
+    const worst = [...victims].sort((a, b) => (b.backPressuredTimeMsPerSecond?.max ?? 0) - (a.backPressuredTimeMsPerSecond?.max ?? 0))[0];
+    return {
+      ...base(worst),
+      kind: 'unclear-backpressure',
+      severity: 'warning',
+      sentence: `Flink now: ${shortName(worst.name)} is back-pressured ${level(worst)} (up to ${ms(worst.backPressuredTimeMsPerSecond?.max)}), and nothing downstream is busy.`,
+      metric: 'backPressuredTimeMsPerSecond',
+    };
+  }
+  const busy = graph.vertices.filter((v) => busyMax(v) >= BUSY_MS).sort((a, b) => busyMax(b) - busyMax(a));
+  return busy.length > 0 ? busyFinding(graph, busy[0], []) : null;
+}
+
+function busyFinding(graph: JobGraph, vertex: VertexView, victims: VertexView[]): Finding {
+  const busy = vertex.busyTimeMsPerSecond!;
+  const ratio = maxOverAvg(busy);
+  const skewed = vertex.parallelism > 1 && busySkewIsAlarm(busy);
+  const state = busy.max >= SATURATED_MS ? 'saturated' : 'busy';
+  const spread =
+    vertex.parallelism === 1
+      ? `its only subtask busy ${ms(busy.max)}`
+      : `busiest subtask ${ms(busy.max)}, average ${ms(busy.avg)}${ratio !== null ? `, max/mean ${times(ratio)}` : ''}${vertex.dataSkewPercent != null ? `, Data Skew ${Math.round(vertex.dataSkewPercent)}%` : ''}`;
+  const why = skewed ? 'likely a hot key (one subtask far busier than its siblings)' : vertex.parallelism > 1 ? 'its subtasks are busy alike: likely under-provisioned' : 'it is at its capacity';
+  const blamed =
+    victims.length > 0 ? ` ${joinNames(victims.map((v) => `${shortName(v.name)} (${level(v)})`))} ${victims.length === 1 ? 'is' : 'are'} back-pressured behind it.` : '';
+  return {
+    ...base(vertex),
+    kind: skewed ? 'skew' : 'under-provisioned',
+    severity: victims.length > 0 ? 'critical' : 'warning',
+    sentence: `Flink now: ${shortName(vertex.name)} is ${state} (${spread}): ${why}.${blamed}`,
+    details: [
+      `From Flink's current figures (the JobManager's metrics at ${new Date(graph.fetchedAt).toISOString().slice(11, 19)} UTC): the window's history is too short for a verdict yet, and will tell which subtasks and how steadily.`,
+    ],
+    victims: victims.map((v) => ({ vertexId: v.id, name: v.name, level: v.backpressureLevel === 'high' ? 'high' : 'low', highSubtasks: [], idleSubtasks: [], direct: true })),
+  };
+}
+
+function base(vertex: VertexView): Finding {
+  return {
+    kind: 'not-enough-data',
+    severity: 'unknown',
+    sentence: '',
+    details: [],
+    vertexId: vertex.id,
+    vertexName: vertex.name,
+    subtasks: [],
+    metric: 'busyTimeMsPerSecond',
+    victims: [],
+    suggestedParallelism: null,
+  };
+}
+
+/**
+ * Pure: the diagnosis to show, given what Flink says now. A window finding that calls for attention stands. A window
+ * without a verdict yet gives way to the first look (or says, without a verdict, that Flink shows nothing now). A
+ * "nothing wrong" never stands while Flink reports a vertex HIGH: the first look takes its place and says the window
+ * does not show it yet.
+ */
+export function withFlinkNow(diagnosis: JobDiagnosis, graph: JobGraph | null): JobDiagnosis {
+  const { finding } = diagnosis;
+  if (finding.severity === 'critical' || finding.severity === 'warning') return { ...diagnosis, basis: { source: 'window' } };
+  if (!graph) return { ...diagnosis, basis: { source: 'window' } };
+  const now = firstLook(graph);
+  const basis = { source: 'flink-now' as const, fetchedAt: graph.fetchedAt };
+  // A verdict on enough evidence gives way only to what Flink calls HIGH (a busy vertex's instant figure flickers).
+  const overrides = finding.kind !== 'nothing-wrong' || graph.vertices.some((v) => v.backpressureLevel === 'high');
+  if (now && overrides) {
+    const note =
+      finding.kind === 'nothing-wrong'
+        ? `The window's figures show nothing wrong yet (${finding.sentence}) — Flink's current ones do: the change is newer than the window's evidence.`
+        : finding.sentence;
+    return { ...diagnosis, basis, finding: { ...now, details: [...now.details, note] }, otherFindings: diagnosis.otherFindings };
+  }
+  if (finding.kind === 'nothing-wrong') return { ...diagnosis, basis: { source: 'window' } };
+  const sentence = `Flink now: no vertex is back-pressured or busy. ${finding.sentence}`;
+  return { ...diagnosis, basis, finding: { ...finding, sentence } };
+}
+
+function level(v: VertexView): string {
+  return v.backpressureLevel === 'high' ? 'HIGH' : 'LOW';
+}
+
+function ms(value: number | undefined): string {
+  return value === undefined ? '—' : `${Math.round(value).toLocaleString('en-US')} ms/s`;
+}
+
+function times(ratio: number): string {
+  return `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}×`;
+}
+
+function joinNames(names: string[]): string {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}

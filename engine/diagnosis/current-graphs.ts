@@ -1,0 +1,45 @@
+import type { JobDiagnosis } from '../contracts/diagnosis.ts';
+import type { JobGraph } from '../contracts/engine-api.ts';
+import { withFlinkNow } from '../analysis/flink-now.ts';
+
+/**
+ * Flink's current figures for the diagnosis' first look, without asking the JobManager twice: the graph a job page
+ * fetched within the last `maxAgeMs` (the JobManager's default metrics fetch interval: fresher figures are not to be
+ * had), else one fetch. Only a diagnosis without a verdict of concern needs them.
+ */
+export class CurrentGraphs {
+  private readonly latest = new Map<string, JobGraph & { seenAt: number }>();
+
+  constructor(
+    private readonly fetchGraph: (clusterId: string, jobId: string) => Promise<JobGraph>,
+    private readonly now: () => number = Date.now,
+    private readonly maxAgeMs = 10_000,
+    private readonly maxJobs = 64,
+  ) {}
+
+  remember(graph: JobGraph): void {
+    const key = `${graph.clusterId}\u0000${graph.jobId}`;
+    this.latest.delete(key);
+    this.latest.set(key, { ...graph, seenAt: this.now() });
+    while (this.latest.size > this.maxJobs) this.latest.delete(this.latest.keys().next().value!);
+  }
+
+  /** The diagnosis with Flink's current figures taken into account (see `withFlinkNow`). */
+  async diagnose(diagnosis: JobDiagnosis): Promise<JobDiagnosis> {
+    if (diagnosis.finding.severity === 'critical' || diagnosis.finding.severity === 'warning') return withFlinkNow(diagnosis, null);
+    return withFlinkNow(diagnosis, await this.graph(diagnosis.clusterId, diagnosis.jobId));
+  }
+
+  private async graph(clusterId: string, jobId: string): Promise<JobGraph | null> {
+    const known = this.latest.get(`${clusterId}\u0000${jobId}`);
+    if (known && this.now() - known.seenAt <= this.maxAgeMs) return known;
+    try {
+      const graph = await this.fetchGraph(clusterId, jobId);
+      this.remember(graph);
+      return graph;
+    } catch {
+      // The cluster or the job is gone: the window's diagnosis is all there is, and it says so itself.
+      return null;
+    }
+  }
+}
