@@ -5,6 +5,8 @@ import { testIds } from '../../renderer/testIds';
 export class DiagnosisPanel {
   readonly finding: Locator;
   readonly sentence: Locator;
+  /** What the sentence rests on: `data-basis` is "window" or "flink-now". */
+  readonly basis: Locator;
   readonly evidence: Locator;
   readonly skewPanel: Locator;
   readonly heatmap: Locator;
@@ -16,6 +18,7 @@ export class DiagnosisPanel {
   constructor(readonly page: Page) {
     this.finding = page.getByTestId(testIds.diagnosis.finding);
     this.sentence = page.getByTestId(testIds.diagnosis.sentence);
+    this.basis = page.getByTestId(testIds.diagnosis.basis);
     this.evidence = page.getByTestId(testIds.diagnosis.evidence);
     this.skewPanel = page.getByTestId(testIds.diagnosis.skewPanel);
     this.heatmap = page.getByTestId(testIds.diagnosis.heatmapCanvas);
@@ -31,11 +34,15 @@ export class DiagnosisPanel {
     await expect(this.skewPanel).toBeVisible();
   }
 
-  /** Waits (refreshing the page's data) until the finding is of `kind`; the window fills while the page is open. */
-  async waitForFinding(kind: string, timeoutMs: number): Promise<string> {
+  /**
+   * Waits (refreshing the page's data) until the finding is of `kind`, on the window's figures (`basis`; the first
+   * look on Flink's current figures comes before); the window fills while the page is open.
+   */
+  async waitForFinding(kind: string, timeoutMs: number, basis: 'window' | 'flink-now' = 'window'): Promise<string> {
     await expect(async () => {
       await this.page.getByRole('button', { name: 'Refresh now' }).click();
       await expect(this.finding).toHaveAttribute('data-kind', kind, { timeout: 5_000 });
+      await expect(this.basis).toHaveAttribute('data-basis', basis, { timeout: 1_000 });
     }).toPass({ timeout: timeoutMs, intervals: [5_000] });
     return (await this.sentence.textContent()) ?? '';
   }

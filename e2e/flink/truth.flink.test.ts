@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobDiagnosis } from '../../engine/contracts/diagnosis.ts';
+import type { JobGraph } from '../../engine/contracts/engine-api.ts';
+import { parseCsv } from '../../engine/exports/testing/parse-csv.ts';
+import { readFlinkCluster } from '../support/flinkCluster.ts';
+import { startWebUiPoller, type WebUiPoller } from './web-ui-poller.ts';
+
+/**
+ * The console's figures against Flink's own at the same moment, on the real cluster, with another client polling the
+ * JobManager as the Web UI does: the JobManager's metric refreshes then fall on that client's schedule, and the
+ * console must stay right anyway.
+ */
+const cluster = readFlinkCluster();
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../engine/cli/flink-ops.mjs');
+
+function cli(args: string[], timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile(process.execPath, [BIN, ...args], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+async function get<T>(url: string): Promise<T> {
+  const response = await fetch(`${cluster.restUrl}${url}`, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+interface FlinkVertexNow {
+  busyMax: number;
+  busyAvg: number;
+  backPressuredMax: number;
+  backPressuredAvg: number;
+  dataSkew: number;
+  level: string;
+}
+
+/** Flink's own figures for every vertex, straight from its REST API: aggregated subtask metrics and `/backpressure`. */
+async function flinkNow(): Promise<Map<string, FlinkVertexNow>> {
+  const job = await get<{ vertices: Array<{ id: string }> }>(`/jobs/${cluster.jobId}`);
+  const out = new Map<string, FlinkVertexNow>();
+  for (const v of job.vertices) {
+    const [metrics, backpressure] = await Promise.all([
+      get<Array<{ id: string; max: number; avg: number; skew: number }>>(
+        `/jobs/${cluster.jobId}/vertices/${v.id}/subtasks/metrics?get=busyTimeMsPerSecond,backPressuredTimeMsPerSecond,numRecordsIn&agg=max,avg,skew`,
+      ),
+      get<{ backpressureLevel?: string }>(`/jobs/${cluster.jobId}/vertices/${v.id}/backpressure`),
+    ]);
+    const m = new Map(metrics.map((x) => [x.id, x]));
+    out.set(v.id, {
+      busyMax: m.get('busyTimeMsPerSecond')!.max,
+      busyAvg: m.get('busyTimeMsPerSecond')!.avg,
+      backPressuredMax: m.get('backPressuredTimeMsPerSecond')!.max,
+      backPressuredAvg: m.get('backPressuredTimeMsPerSecond')!.avg,
+      dataSkew: m.get('numRecordsIn')!.skew,
+      level: backpressure.backpressureLevel ?? 'unknown',
+    });
+  }
+  return out;
+}
+
+/** Flink's accumulated busy / back-pressured / idle time per subtask of every vertex: each subtask's own clock. */
+async function accumulatedTimes(): Promise<Map<string, Array<{ busy: number; bp: number; idle: number }>>> {
+  const job = await get<{ vertices: Array<{ id: string; name: string }> }>(`/jobs/${cluster.jobId}`);
+  const out = new Map<string, Array<{ busy: number; bp: number; idle: number }>>();
+  for (const v of job.vertices) {
+    const details = await get<{ subtasks: Array<{ subtask: number; metrics: Record<string, number> }> }>(`/jobs/${cluster.jobId}/vertices/${v.id}`);
+    out.set(
+      v.name,
+      details.subtasks.map((s) => ({ busy: s.metrics['accumulated-busy-time'], bp: s.metrics['accumulated-backpressured-time'], idle: s.metrics['accumulated-idle-time'] })),
+    );
+  }
+  return out;
+}
+
+let poller: WebUiPoller;
+
+beforeAll(() => {
+  poller = startWebUiPoller(cluster.restUrl, cluster.jobId);
+});
+
+afterAll(async () => {
+  await poller.stop();
+});
+
+describe(`the console's figures against Flink ${cluster.version}'s own, at the same moment, with a Web UI polling too`, () => {
+  it('graph --json: busy and back-pressured max/mean, Data Skew % and the backpressure level equal Flink\'s', async () => {
+    // "The same moment": Flink's figures read before and after the console's, unchanged in between (no refresh of the
+    // JobManager's metric store fell inside), so the console's must equal them exactly.
+    let compared = 0;
+    for (let attempt = 0; attempt < 20 && compared === 0; attempt++) {
+      const before = await flinkNow();
+      const graph = await cli(['graph', '--url', cluster.restUrl, '--job', cluster.jobId, '--json']);
+      const after = await flinkNow();
+      expect(graph.code, graph.stderr).toBe(0);
+      if (JSON.stringify([...before]) !== JSON.stringify([...after])) continue;
+      const ours = JSON.parse(graph.stdout) as JobGraph;
+      for (const vertex of ours.vertices) {
+        const flink = before.get(vertex.id)!;
+        const what = `${vertex.name} (attempt ${attempt})`;
+        expect(vertex.busyTimeMsPerSecond?.max, `${what}: busy max`).toBe(flink.busyMax);
+        expect(vertex.busyTimeMsPerSecond?.avg, `${what}: busy mean`).toBeCloseTo(flink.busyAvg, 9);
+        expect(vertex.backPressuredTimeMsPerSecond?.max, `${what}: back-pressured max`).toBe(flink.backPressuredMax);
+        expect(vertex.backPressuredTimeMsPerSecond?.avg, `${what}: back-pressured mean`).toBeCloseTo(flink.backPressuredAvg, 9);
+        expect(vertex.dataSkewPercent, `${what}: Data Skew %`).toBeCloseTo(flink.dataSkew, 9);
+        expect(vertex.backpressureLevel, `${what}: backpressure level`).toBe(flink.level);
+      }
+      compared++;
+    }
+    expect(compared, 'a moment when Flink\'s figures stood still around the console\'s request').toBe(1);
+    expect(poller.requests()).toBeGreaterThan(0);
+  });
+
+  it('report: busy + back-pressured + idle = 1000 ms/s for every subtask, and the means are Flink\'s own over its clock', async () => {
+    const start = await accumulatedTimes();
+    const csv = await cli(['report', '--url', cluster.restUrl, '--job', cluster.jobName, '--window', '30s', '--format', 'csv']);
+    const end = await accumulatedTimes();
+    expect(csv.code, csv.stderr).toBe(0);
+    const rows = parseCsv(csv.stdout);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const what = `${row.vertex_name} subtask ${row.subtask}`;
+      const [busy, bp, idle] = [row.busy_ms_per_s_mean, row.backpressured_ms_per_s_mean, row.idle_ms_per_s_mean].map(Number);
+      expect(busy + bp + idle, `${what}: ${busy} + ${bp} + ${idle}`).toBeCloseTo(1000, 0);
+      // Flink's own mean over (about) the same window: the growth of its accumulated times between the test's
+      // readings just before and after the report's window. The job is steady, so within 5%.
+      const s = start.get(row.vertex_name)![Number(row.subtask)];
+      const e = end.get(row.vertex_name)![Number(row.subtask)];
+      const clock = e.busy + e.bp + e.idle - (s.busy + s.bp + s.idle);
+      expect(Math.abs(busy - ((e.busy - s.busy) / clock) * 1000), `${what}: busy mean ${busy} vs Flink's`).toBeLessThanOrEqual(50);
+      expect(Math.abs(bp - ((e.bp - s.bp) / clock) * 1000), `${what}: back-pressured mean ${bp} vs Flink's`).toBeLessThanOrEqual(50);
+    }
+  });
+
+  it('diagnose: no health verdict while Flink reports a vertex HIGH', async () => {
+    const result = await cli(['diagnose', '--url', cluster.restUrl, '--job', cluster.jobId, '--window', '20s', '--json']);
+    const flink = await flinkNow();
+    expect(result.code, result.stderr).toBe(0);
+    const diagnosis = JSON.parse(result.stdout) as JobDiagnosis;
+    const high = [...flink.values()].some((v) => v.level === 'high');
+    expect(high, 'the test job keeps its source HIGH').toBe(true);
+    expect(diagnosis.finding.kind).not.toBe('nothing-wrong');
+    expect(['critical', 'warning']).toContain(diagnosis.finding.severity);
+    for (const vertex of diagnosis.vertices) {
+      const busy = vertex.metrics.find((m) => m.metric === 'busyTimeMsPerSecond');
+      if (busy) expect(busy.max, `${vertex.name}: busy max of the window`).toBeLessThanOrEqual(1000);
+    }
+  });
+});
