@@ -4,7 +4,7 @@ import { HistoryStore } from '../history/history-store.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { ManualClock } from '../local/time/clock.ts';
-import { JobWatcher, nextSampleDelay } from './job-watcher.ts';
+import { JobWatcher, WARM_UP_MS, nextSampleDelay } from './job-watcher.ts';
 
 const dirs = tempDirs('flink-ops-watcher-');
 const T0 = Date.UTC(2026, 10, 30, 3, 0, 0);
@@ -61,6 +61,23 @@ describe('sampling a job into the history', () => {
     const stored = store.samples.window('local', jobId, -Infinity, Infinity);
     expect(stored.map((s) => s.t)).toEqual([T0 + 60_000, T0 + 70_000]);
     expect(stored[1].vertices.find((v) => v.id === tenantCost.id)!.subtasks!.rates.busyTimeMsPerSecond[12]).toBeCloseTo(busy[12], 3);
+  });
+
+  it('takes a watch\'s second sample soon after the first (the JobManager has fetched fresh metrics by then), then keeps the interval', async () => {
+    store = HistoryStore.open(dirs.make());
+    const watcher = new JobWatcher({ history: store, connection: () => connectionTo(handle.url) });
+    const started = Date.now();
+    await watcher.watch('local', jobId, { intervalMs: 120_000 });
+    try {
+      const deadline = started + 4 * WARM_UP_MS + 5_000;
+      while (store.samples.window('local', jobId, -Infinity, Infinity).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const stored = store.samples.window('local', jobId, -Infinity, Infinity);
+      expect(stored).toHaveLength(2);
+      expect(stored[1].t - stored[0].t).toBeGreaterThanOrEqual(WARM_UP_MS);
+      expect(stored[1].t - stored[0].t).toBeLessThan(120_000);
+    } finally {
+      await watcher.unwatch('local', jobId, 'test over');
+    }
   });
 
   it('records an unreachable cluster as a gap and a failover as a restart, never as zeros', async () => {

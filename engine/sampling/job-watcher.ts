@@ -15,6 +15,13 @@ import { fetchJobSample, type FetchedSample } from './sample-job.ts';
  */
 export const SAMPLE_REST_FACTOR = 2;
 
+/**
+ * The second sample of a watch comes this soon after the first: the first one's requests made the JobManager fetch
+ * its metrics (lazily, answering them from its previous fetch), so fresh counters are there within a second or two,
+ * and a page opened on a job not yet watched has rates and charts at once instead of after two intervals.
+ */
+export const WARM_UP_MS = 2_000;
+
 export function nextSampleDelay(intervalMs: number, sampleMs: number): number {
   return Math.max(0, intervalMs - sampleMs, SAMPLE_REST_FACTOR * sampleMs);
 }
@@ -45,6 +52,8 @@ interface Running {
   inFlight: Promise<void> | undefined;
   stopped: boolean;
   checkpoints: CheckpointSync;
+  /** The watch's second sample was scheduled (see WARM_UP_MS). */
+  warmedUp: boolean;
 }
 
 /**
@@ -143,6 +152,7 @@ export class JobWatcher {
         gapSince: undefined,
         inFlight: undefined,
         stopped: false,
+        warmedUp: false,
         checkpoints: new CheckpointSync(this.options.history, clusterId, jobId, this.options.checkpoints),
       };
       this.running.set(key, state);
@@ -169,7 +179,9 @@ export class JobWatcher {
         if (state.stopped) return;
         const busy = this.now() - started;
         const interval = await this.intervalOf(clusterId, jobId);
-        this.schedule(clusterId, jobId, state, nextSampleDelay(interval, busy));
+        const warmUp = !state.warmedUp && state.previous !== undefined;
+        if (warmUp) state.warmedUp = true;
+        this.schedule(clusterId, jobId, state, warmUp ? Math.min(WARM_UP_MS, interval) : nextSampleDelay(interval, busy));
       });
     }, delayMs);
     state.timer.unref?.();
