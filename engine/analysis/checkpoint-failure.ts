@@ -34,3 +34,57 @@ export function explainCheckpointFailure(message: string | null): string | null 
   for (const [needle, words] of EXPLANATIONS) if (text.includes(needle)) return words;
   return null;
 }
+
+/** What the classification needs of a checkpoint: the history's records and Flink's bodies (mapped) both fit. */
+export interface CheckpointMoment {
+  id: number;
+  status: string;
+  isSavepoint: boolean;
+  /** CHECKPOINT, SAVEPOINT, SYNC_SAVEPOINT (stop-with-savepoint), ... */
+  checkpointType: string;
+  triggerTimestamp: number;
+  endToEndDurationMs: number | null;
+  failureTimestamp: number | null;
+  failureMessage: string | null;
+}
+
+/** The clocks of one JobManager, but Flink stamps the abort a few ms before the stop's trigger: allow this much. */
+const NEAR_MS = 2_000;
+
+/**
+ * Messages a stop-with-savepoint causes. Stopping suspends periodic checkpointing first: Flink aborts every
+ * checkpoint in flight with "Checkpoint Coordinator is suspending." (seen on a real 2.2.1, 28 ms before the stop's
+ * savepoint was triggered); tasks that are finishing decline; a savepoint barrier overtakes an aligning checkpoint.
+ */
+const STOP_CAUSED = ['coordinator is suspending', 'task is closing', 'tasks not ready', 'barrier from newer checkpoint', 'has been subsumed', 'one input stream is finished', 'not all required tasks are currently running'];
+/** A savepoint's barrier overtaking an aligning checkpoint cancels it. */
+const SAVEPOINT_CAUSED = ['barrier from newer checkpoint', 'has been subsumed'];
+
+/**
+ * Pure: the savepoint (a stop's or a plain one) that made `failed` fail, among `others` (the job's checkpoints
+ * around it): a newer savepoint in flight when it failed, whose kind explains the failure message. null otherwise.
+ */
+export function savepointBehindFailure(failed: CheckpointMoment, others: readonly CheckpointMoment[]): { savepoint: CheckpointMoment; stop: boolean } | null {
+  if (failed.status !== 'FAILED' || failed.failureTimestamp === null || !failed.failureMessage) return null;
+  const at = failed.failureTimestamp;
+  const text = failed.failureMessage.toLowerCase();
+  const inFlightAt = (s: CheckpointMoment) => {
+    const end = s.status === 'IN_PROGRESS' || s.endToEndDurationMs === null ? Infinity : s.triggerTimestamp + s.endToEndDurationMs;
+    return s.triggerTimestamp - NEAR_MS <= at && at <= end + NEAR_MS;
+  };
+  const candidates = others.filter((s) => s.isSavepoint && s.id > failed.id && inFlightAt(s)).sort((a, b) => a.id - b.id);
+  for (const savepoint of candidates) {
+    const stop = savepoint.checkpointType === 'SYNC_SAVEPOINT';
+    if ((stop ? STOP_CAUSED : SAVEPOINT_CAUSED).some((needle) => text.includes(needle))) return { savepoint, stop };
+  }
+  return null;
+}
+
+/** Pure: a failed checkpoint in words, knowing its neighbours: one a stop or a savepoint cancelled is said to be so. */
+export function explainFailedCheckpoint(failed: CheckpointMoment, others: readonly CheckpointMoment[]): string | null {
+  const cause = savepointBehindFailure(failed, others);
+  if (!cause) return explainCheckpointFailure(failed.failureMessage);
+  return cause.stop
+    ? `Abandoned by the stop-with-savepoint (savepoint ${cause.savepoint.id}): stopping a job suspends periodic checkpointing, so Flink cancels the checkpoint in flight and marks it FAILED. Expected; nothing is wrong with checkpointing.`
+    : `Overtaken by savepoint ${cause.savepoint.id}: its barrier reached a task first, so Flink cancelled this checkpoint. Expected while a savepoint runs; harmless.`;
+}

@@ -687,6 +687,10 @@ export interface JournalEntry {
   requests: { trigger: number; poll: number };
   /** A rescale's plan, made before the user confirmed. */
   plan: RescalePlan | null;
+  /** A savepoint or stop in flight: its savepoint's acknowledged subtasks, read while it runs (absent in older entries). */
+  checkpoint?: SavepointProgress | null;
+  /** What the operation did to the job's other checkpoints, e.g. the periodic checkpoint a stop abandoned. */
+  checkpointNote?: string | null;
 }
 
 export interface JournalFilter {
@@ -827,6 +831,38 @@ export interface OperationsContext {
   resubmitDefaults: { program: JarProgram | null; parallelism: number; source: string };
   /** An open operation of this job (any process), which disables the buttons. */
   inFlight: JournalEntry | null;
+  /**
+   * How long the job's recent checkpoints took (`GET /jobs/:id/checkpoints`), for the savepoint and stop
+   * confirmations; null when the JobManager gives no checkpoint statistics.
+   */
+  recentCheckpoints: RecentCheckpoints | null;
+}
+
+/** The job's recent checkpoints, as a savepoint's confirmation tells them. */
+export interface RecentCheckpoints {
+  /** Completed checkpoints and savepoints in the JobManager's history (`web.checkpoints.history`). */
+  completed: number;
+  minMs: number | null;
+  maxMs: number | null;
+  /** Flink's summary p50 (its window of recent checkpoints), else the history's median. */
+  p50Ms: number | null;
+  /** "Recent checkpoints took 14–20 s (p50 18 s, last 5): this savepoint will likely take about as long, under backpressure longer." */
+  sentence: string;
+  /** Stop-with-savepoint only: what stopping does to a checkpoint in flight. */
+  stopNote: string;
+}
+
+/** The savepoint of a running savepoint or stop-with-savepoint, as the job's checkpoint statistics show it. */
+export interface SavepointProgress {
+  /** Its checkpoint id (a savepoint is a checkpoint with `is_savepoint`). */
+  checkpointId: number;
+  acknowledged: number;
+  total: number;
+  triggerTimestamp: number;
+  /** Per vertex in the job's order (`/checkpoints/details/:id`); null when not read. */
+  vertices: Array<{ vertexId: string; name: string; acknowledged: number; total: number }> | null;
+  /** When the console read it (epoch ms). */
+  readAt: number;
 }
 
 /** A savepoint of a job or of an earlier run of it. */

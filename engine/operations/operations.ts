@@ -7,8 +7,11 @@ import type {
   OperationRequest,
   OperationsContext,
   RescaleOutcome,
+  RecentCheckpoints,
   RescalePlan,
 } from '../contracts/engine-api.ts';
+import { recentCheckpoints } from '../analysis/savepoint-progress.ts';
+import { endpoints } from '../flink-rest/endpoints.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
@@ -393,6 +396,7 @@ export class Operations {
     const keyed = keyedVertexIds(facts.details);
     const guess = await this.defaultProgram(facts, jobId);
     const open = this.journal.list({ clusterId }).find((e) => isOpen(e.state) && e.parentId === null && (e.jobId === jobId || e.newJobId === jobId));
+    const recent = await readRecentCheckpoints(cluster.client, jobId);
     return {
       clusterId,
       jobId,
@@ -417,6 +421,7 @@ export class Operations {
         source: guess.source,
       },
       inFlight: open ? publicEntry(open) : null,
+      recentCheckpoints: recent,
     };
   }
 
@@ -498,6 +503,16 @@ export class Operations {
         };
       }),
     };
+  }
+}
+
+/** How long the job's recent checkpoints took, for the confirmation; null when the JobManager gives no statistics. */
+async function readRecentCheckpoints(client: FlinkRestClient, jobId: string): Promise<RecentCheckpoints | null> {
+  try {
+    return recentCheckpoints(await client.request(endpoints.jobCheckpoints, { jobid: jobId }));
+  } catch (error) {
+    if (error instanceof EngineError) return null;
+    throw error;
   }
 }
 

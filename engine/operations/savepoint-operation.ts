@@ -5,6 +5,8 @@ import { formatMinutes, isNotFound, isRefusal, isTransient, messageOf, pollDelay
 import type { StoredJournalEntry } from './journal.ts';
 import { savepointBody, stopBody } from './request-bodies.ts';
 import { describeEvidence, savepointEvidence, type SavepointEvidence } from './savepoint-history.ts';
+import { describeProgress } from '../analysis/savepoint-progress.ts';
+import { progressChanged, SavepointWatch } from './savepoint-watch.ts';
 
 /**
  * Savepoint and stop-with-savepoint: Flink's trigger-then-poll (`POST …/savepoints` or `POST …/stop` with the
@@ -156,6 +158,8 @@ async function jobState(ctx: DriverContext, jobId: string): Promise<string | 'un
 
 async function poll(progress: Progress, ctx: DriverContext): Promise<void> {
   const started = ctx.clock.now();
+  const watch = new SavepointWatch(progress, ctx);
+  const kind = progress.current.kind === 'stop' ? 'stop' : 'savepoint';
   for (let attempt = 0; ; attempt++) {
     const entry = progress.current;
     if (ctx.options.maxWaitMs !== undefined && ctx.clock.now() - started >= ctx.options.maxWaitMs) {
@@ -196,21 +200,26 @@ async function poll(progress: Progress, ctx: DriverContext): Promise<void> {
       continue;
     }
     if (status.status.id === 'IN_PROGRESS') {
-      await progress.maybeWrite({ progress: `${entry.kind === 'stop' ? 'Stop-with-savepoint' : 'Savepoint'} in progress.` });
+      // What Flink is doing: the savepoint's acknowledged subtasks, journaled as they change.
+      const seen = await watch.readWhenDue();
+      const words = (p: typeof seen) => (p ? describeProgress(p, kind) : `${entry.kind === 'stop' ? 'Stop-with-savepoint' : 'Savepoint'} in progress.`);
+      if (seen && progressChanged(entry.checkpoint, seen)) await progress.write({ checkpoint: seen, progress: words(seen) });
+      else await progress.maybeWrite({ progress: words(entry.checkpoint) });
       continue;
     }
     const location = status.operation?.location;
     if (location) {
+      const checkpointNote = await watch.abandonedNote(location);
       if (entry.kind === 'stop') {
-        await progress.write({ phase: 'await-end', resultPath: location, progress: 'Savepoint taken; waiting for the job to finish.' });
+        await progress.write({ phase: 'await-end', resultPath: location, checkpoint: null, checkpointNote, progress: 'Savepoint taken; waiting for the job to finish.' });
       } else {
-        await progress.write({ state: 'succeeded', resultPath: location, progress: null });
+        await progress.write({ state: 'succeeded', resultPath: location, checkpoint: null, checkpointNote, progress: null });
       }
       return;
     }
     const cause = describeFailure(status.operation?.['failure-cause']?.['stack-trace']);
     const keepsRunning = entry.kind === 'stop' && (await jobState(ctx, entry.jobId!)) === 'RUNNING' ? ' The job keeps running.' : '';
-    await progress.write({ state: 'failed', progress: null, failure: `${cause.words}${keepsRunning}`, failureDetail: cause.detail });
+    await progress.write({ state: 'failed', progress: null, checkpoint: null, failure: `${cause.words}${keepsRunning}`, failureDetail: cause.detail });
     return;
   }
 }

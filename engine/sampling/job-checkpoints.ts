@@ -27,8 +27,8 @@ export async function fetchJobCheckpoints(client: FlinkRestClient, clusterId: st
     .map((wire) => toCheckpointRecord(wire, now))
     .sort((a, b) => a.triggerTimestamp - b.triggerTimestamp)
     .slice(-limit);
-  const views = records.map(checkpointView);
-  const latest = (wire: Parameters<typeof toCheckpointRecord>[0] | null | undefined) => (wire ? checkpointView(toCheckpointRecord(wire, now)) : null);
+  const views = records.map((r) => checkpointView(r, records));
+  const latest = (wire: Parameters<typeof toCheckpointRecord>[0] | null | undefined) => (wire ? checkpointView(toCheckpointRecord(wire, now), records) : null);
   const overview = toCheckpointOverview(statistics, now);
   return {
     ...empty(clusterId, jobId, jobName),

@@ -160,3 +160,47 @@ test('rescale: the plan shows a hot key rescaling cannot fix and the uneven key 
   await expect(ops.journal.getByRole('button', { name: 'Compare the prediction with what happened' })).toHaveCount(1);
   await ops.screenshot('operations-rescale-result.png');
 });
+
+test('a savepoint under backpressure: the confirmation says how long checkpoints took, the journal has it at once, and it shows what Flink is doing', async ({ app, consoleProcess, page }) => {
+  test.setTimeout(240_000);
+  const job = await engineJob(consoleProcess);
+  // hot-tenant: 30 s in, acme saturates its tenant-cost subtask; barriers then wait behind its backlog for seconds.
+  await expect
+    .poll(
+      async () => {
+        const body = await engineJson<{ history: Array<{ status: string; end_to_end_duration: number }> }>(consoleProcess, `/jobs/${job.jid}/checkpoints`);
+        return Math.max(0, ...body.history.filter((h) => h.status === 'COMPLETED').map((h) => h.end_to_end_duration));
+      },
+      { timeout: 150_000, intervals: [2_000] },
+    )
+    .toBeGreaterThan(2_000);
+  const cluster = await app.openCluster('Local engine');
+  await cluster.openJob(job.jid);
+  const ops = new OperationsPanel(page);
+  await ops.open();
+
+  await ops.action('savepoint').click();
+  await ops.dialog.getByRole('button', { name: 'Take savepoint…' }).click();
+  const durations = ops.confirm.getByTestId(testIds.operations.checkpointDurations);
+  await expect(durations).toContainText(/^Recent checkpoints took .+ \(p50 .+, last \d+\): this savepoint will likely take about as long, under backpressure longer\./);
+  await ops.screenshot('operations-savepoint-confirm-durations.png', ops.confirm);
+
+  const rows = ops.journal.locator('[data-testid^="journal-row-"]');
+  const before = await rows.count();
+  await ops.confirmButton().click();
+  // The journal panel reads at once when the operation starts, not at its next poll.
+  await expect(rows).toHaveCount(before + 1, { timeout: 1_000 });
+
+  const progress = ops.status.getByTestId(testIds.operations.savepointProgress);
+  await expect(progress).toBeVisible({ timeout: 15_000 });
+  await expect(progress).toContainText(/Savepoint \d+: \d+ of 40 subtasks acknowledged/);
+  const acknowledged = Number(await progress.getAttribute('data-acknowledged'));
+  expect(acknowledged).toBeLessThan(Number(await progress.getAttribute('data-total')));
+  await expect(progress).toContainText('tenant-cost');
+  await expect(ops.status.getByTestId(testIds.operations.elapsed)).toHaveText(/so far$/);
+  await ops.screenshot('operations-savepoint-progress.png', ops.status);
+
+  await ops.expectOutcome('succeeded', 120_000);
+  await expect(progress).toHaveCount(0);
+  await expect(rows.first()).toHaveAttribute('data-state', 'succeeded', { timeout: 5_000 });
+});

@@ -1,7 +1,7 @@
 import type { CheckpointOutliersAt } from '../../contracts/diagnosis.ts';
 import type { CheckpointDetail, CheckpointView, JobCheckpoints, JobWatch } from '../../contracts/engine-api.ts';
 import { checkpointFinding, findCheckpointOutliers } from '../../analysis/checkpoint-outliers.ts';
-import { explainCheckpointFailure } from '../../analysis/checkpoint-failure.ts';
+import { explainFailedCheckpoint } from '../../analysis/checkpoint-failure.ts';
 import { EngineError } from '../../flink-rest/errors.ts';
 import type { CheckpointRecord } from '../checkpoint-history.ts';
 import { checkpointSubtaskRows } from '../checkpoint-subtasks.ts';
@@ -11,12 +11,15 @@ import { markersOf } from './markers.ts';
 /** Statuses whose details come (or came) from the JobManager. */
 const KNOWN_OUTCOME = new Set(['COMPLETED', 'FAILED', 'IN_PROGRESS']);
 
-/** A stored record as the UI sees it (plain JSON; no per-vertex details). */
-export function checkpointView(record: CheckpointRecord): CheckpointView {
+/**
+ * A stored record as the UI sees it (plain JSON; no per-vertex details). `around`: the job's checkpoints near it, so
+ * a failure a stop or a savepoint caused is said to be so.
+ */
+export function checkpointView(record: CheckpointRecord, around: readonly CheckpointRecord[] = []): CheckpointView {
   const { vertices, detailsUnavailable, firstSeenAt: _first, updatedAt: _updated, discarded: _discarded, ...figures } = record;
   return {
     ...figures,
-    failureExplanation: explainCheckpointFailure(record.failureMessage),
+    failureExplanation: record.status === 'FAILED' ? explainFailedCheckpoint(record, around) : null,
     details: vertices ? 'stored' : detailsUnavailable !== undefined || !KNOWN_OUTCOME.has(record.status) ? 'unavailable' : 'pending',
     detailsUnavailable: vertices ? null : (detailsUnavailable ?? (KNOWN_OUTCOME.has(record.status) ? null : 'Its outcome is unknown: the JobManager stopped reporting it.')),
   };
@@ -25,13 +28,14 @@ export function checkpointView(record: CheckpointRecord): CheckpointView {
 /** The Checkpoints tab of a job, from the history. */
 export function jobCheckpoints(history: HistoryStore, clusterId: string, jobId: string, limit: number, watch: JobWatch | null): JobCheckpoints {
   const recent = history.checkpoints.recent(clusterId, jobId, limit).reverse();
-  const views = recent.map(checkpointView);
+  const views = recent.map((r) => checkpointView(r, recent));
   const inHistory = history.checkpoints.count(clusterId, jobId);
   const newest = (predicate: (r: CheckpointRecord) => boolean) => {
     for (let i = recent.length - 1; i >= 0; i--) if (predicate(recent[i])) return views[i];
     // Older than the list: read further back only when the history holds more than the list shows.
-    const older = inHistory > recent.length ? history.checkpoints.recent(clusterId, jobId, inHistory).find(predicate) : undefined;
-    return older ? checkpointView(older) : null;
+    const all = inHistory > recent.length ? history.checkpoints.recent(clusterId, jobId, inHistory) : [];
+    const older = all.find(predicate);
+    return older ? checkpointView(older, all) : null;
   };
   const overview = history.checkpoints.overview(clusterId, jobId);
   const sampled = history.samples.job(clusterId, jobId);
@@ -79,7 +83,9 @@ export function checkpointDetail(history: HistoryStore, clusterId: string, jobId
       subtasksUnavailable: columns ? null : (subtasksUnavailable ?? 'Not kept: per-subtask details are kept for the newest checkpoints only.'),
     };
   });
-  return detailView(clusterId, jobId, record, vertices, head?.vertices ?? []);
+  // A savepoint that made it fail was triggered after it, at the latest just after it failed.
+  const around = record.status === 'FAILED' ? history.checkpoints.list(clusterId, jobId, record.triggerTimestamp, (record.failureTimestamp ?? record.triggerTimestamp) + 2_000) : [];
+  return detailView(clusterId, jobId, record, vertices, head?.vertices ?? [], around);
 }
 
 /**
@@ -92,6 +98,7 @@ export function detailView(
   record: CheckpointRecord,
   vertices: CheckpointDetailVertex[],
   jobVertices: Array<{ id: string; name: string }>,
+  around: readonly CheckpointRecord[] = [],
 ): CheckpointDetail {
   const names = new Map(jobVertices.map((v) => [v.id, v.name]));
   const order = new Map(jobVertices.map((v, i) => [v.id, i]));
@@ -103,7 +110,7 @@ export function detailView(
   const finding = record.vertices
     ? checkpointFinding(outliers, analysed)
     : (record.detailsUnavailable ?? (record.status === 'IN_PROGRESS' ? 'The checkpoint is still running: its details are fetched once it settles.' : 'Its details have not been fetched yet.'));
-  return { clusterId, jobId, checkpoint: checkpointView(record), vertices: named, outliers, finding };
+  return { clusterId, jobId, checkpoint: checkpointView(record, around), vertices: named, outliers, finding };
 }
 
 /**

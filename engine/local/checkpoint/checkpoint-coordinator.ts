@@ -338,7 +338,7 @@ export class CheckpointCoordinator implements TaskCheckpointHost {
     }
   }
 
-  /** Failover: every pending checkpoint fails ("Checkpoint Coordinator is suspending."). */
+  /** Failover, or a stop-with-savepoint beginning: every pending checkpoint fails ("Checkpoint Coordinator is suspending."). */
   suspend(): void {
     for (const p of [...this.pending.values()]) this.failPending(p, CHECKPOINT_SUSPENDING, false);
   }

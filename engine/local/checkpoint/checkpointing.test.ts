@@ -203,6 +203,25 @@ describe('failed checkpoints', () => {
     expect(job.status).toBe('RUNNING');
     expect(job.triggerCheckpoint({ kind: 'CHECKPOINT' })).toBe(id + 1);
   });
+  it('a stop-with-savepoint abandons the checkpoint in flight first, as Flink does ("Checkpoint Coordinator is suspending.")', () => {
+    const clock = new ManualClock(T0);
+    const cluster = new LocalCluster({ clock });
+    const job = cluster.submitJob(slowJob('stop'), {
+      capacity: { 'stop-slow': { costPerRecordMs: 50 } },
+      checkpointing: { ...CHECKPOINTING_DEFAULTS, intervalMs: 60_000 },
+      checkpointStorage: { checkpointDirectory: tempDir() },
+      restartStrategy: { type: 'none' },
+    });
+    cluster.advance(2_000);
+    const periodic = job.triggerCheckpoint({ kind: 'CHECKPOINT' })!;
+    cluster.advance(100);
+    expect(job.checkpoints.pendingIds()).toEqual([periodic]);
+    const stop = job.stopWithSavepoint({ targetDirectory: tempDir() })!;
+    // Real Flink 2.2.1: the periodic checkpoint FAILED a few ms before the stop's SYNC_SAVEPOINT was triggered.
+    expect(job.checkpointTracker!.byId(periodic)).toMatchObject({ status: 'FAILED', failureMessage: CHECKPOINT_SUSPENDING });
+    expect(job.checkpoints.pendingIds()).toEqual([stop]);
+    expect(job.status).toBe('RUNNING');
+  });
 });
 
 describe('retained checkpoints when the job ends', () => {

@@ -583,6 +583,9 @@ export class JobExecution implements CheckpointedJob {
    * complete they end their input, the job drains and ends FINISHED. If the savepoint fails, the job keeps running.
    */
   stopWithSavepoint(request: Omit<TriggerRequest, 'kind'>): number | undefined {
+    // Flink stops the checkpoint scheduler first (`stopCheckpointScheduler`): whatever is in flight is abandoned
+    // with "Checkpoint Coordinator is suspending." just before the stop's SYNC_SAVEPOINT is triggered.
+    this.checkpoints.suspend();
     return this.checkpoints.trigger({
       ...request,
       kind: 'SYNC_SAVEPOINT',

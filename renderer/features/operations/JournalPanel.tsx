@@ -14,7 +14,18 @@ import { RescaleOutcomeView } from './RescaleOutcomeView';
 import { isOpen, KIND_LABEL, STATE_LABEL, stateTone, summary } from './operations';
 
 /** The operations journal of a job or a cluster: filterable, exportable as CSV or JSON. */
-export function JournalPanel({ clusterId, jobId, refresh }: { clusterId: string; jobId?: string; refresh: ClusterRefresh }): ReactNode {
+export function JournalPanel({
+  clusterId,
+  jobId,
+  refresh,
+  reloadSignal = 0,
+}: {
+  clusterId: string;
+  jobId?: string;
+  refresh: ClusterRefresh;
+  /** Bumped when an operation started or moved on here: read the journal now. */
+  reloadSignal?: number;
+}): ReactNode {
   const { api } = useEngine();
   const [kind, setKind] = useState<OperationKind | ''>('');
   const [state, setState] = useState<OperationState | ''>('');
@@ -24,7 +35,7 @@ export function JournalPanel({ clusterId, jobId, refresh }: { clusterId: string;
   const poll = usePolling<JournalEntry[]>(() => api.listJournal(filter), refresh.intervalMs === null ? null : Math.min(refresh.intervalMs, 5_000), {
     key: JSON.stringify(filter),
     paused: refresh.paused,
-    refreshSignal: refresh.refreshSignal,
+    refreshSignal: refresh.refreshSignal + reloadSignal,
   });
 
   const onExport = async (format: 'csv' | 'json') => {

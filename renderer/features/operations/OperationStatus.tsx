@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { JournalEntry } from '../../../engine/contracts/engine-api';
+import type { JournalEntry, SavepointProgress } from '../../../engine/contracts/engine-api';
 import { hrefFor } from '../../app/useHashRoute';
 import { formatDuration, formatTimestamp } from '../../components/format';
 import { useNow } from '../../components/useNow';
@@ -26,6 +26,12 @@ export function OperationStatus({ entry, clusterId }: { entry: JournalEntry; clu
         </code>
       </div>
       {open ? <p className="operation-status__progress">{entry.progress ?? 'Sending…'}</p> : null}
+      {open && entry.checkpoint ? <SavepointProgressView progress={entry.checkpoint} /> : null}
+      {entry.checkpointNote ? (
+        <p className="small" data-testid={testIds.operations.checkpointNote}>
+          {entry.checkpointNote}
+        </p>
+      ) : null}
       {entry.resultPath ? <CopyablePath path={entry.resultPath} /> : null}
       {entry.state === 'succeeded' && entry.progress ? <p className="small">{entry.progress}</p> : null}
       {entry.newJobId ? (
@@ -48,6 +54,29 @@ export function OperationStatus({ entry, clusterId }: { entry: JournalEntry; clu
           {entry.requests.trigger} request{entry.requests.trigger === 1 ? '' : 's'} to start it, {entry.requests.poll} to follow it.
         </p>
       ) : null}
+    </div>
+  );
+}
+
+/** The savepoint in flight as Flink reports it: acknowledged subtasks in all, and the vertices still to acknowledge. */
+export function SavepointProgressView({ progress }: { progress: SavepointProgress }): ReactNode {
+  const waiting = (progress.vertices ?? []).filter((v) => v.acknowledged < v.total);
+  return (
+    <div className="operation-status__savepoint" data-testid={testIds.operations.savepointProgress} data-acknowledged={progress.acknowledged} data-total={progress.total}>
+      <label className="small">
+        Savepoint {progress.checkpointId}: {progress.acknowledged} of {progress.total} subtasks acknowledged{' '}
+        <progress max={progress.total} value={progress.acknowledged} aria-label={`Savepoint ${progress.checkpointId}: subtasks acknowledged`} />
+      </label>
+      {waiting.length > 0 ? (
+        <ul className="muted small operation-status__waiting">
+          {waiting.map((v) => (
+            <li key={v.vertexId}>
+              {v.name}: {v.acknowledged} of {v.total}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <p className="muted small">As the JobManager reported it at {formatTimestamp(progress.readAt)}; under backpressure the barriers wait behind the queued records.</p>
     </div>
   );
 }

@@ -9,6 +9,8 @@ import { SavepointsPanel } from './SavepointsPanel';
 export function OperationsArea({ clusterId, jobId, jobState, refresh }: { clusterId: string; jobId: string; jobState: string | null; refresh: ClusterRefresh }): ReactNode {
   const [resubmitFrom, setResubmitFrom] = useState<string | null>(null);
   const [settledCount, setSettledCount] = useState(0);
+  // The journal reads at once when an operation starts or moves on here, not at its next 5 s poll.
+  const [journalSignal, setJournalSignal] = useState(0);
   return (
     <div className="operations-area">
       <ErrorBoundary panel="The operations" resetKey={`${clusterId}/${jobId}`}>
@@ -20,13 +22,14 @@ export function OperationsArea({ clusterId, jobId, jobState, refresh }: { cluste
           resubmitFrom={resubmitFrom}
           onResubmitFromHandled={() => setResubmitFrom(null)}
           onSettled={() => setSettledCount((n) => n + 1)}
+          onJournalChanged={() => setJournalSignal((n) => n + 1)}
         />
       </ErrorBoundary>
       <ErrorBoundary panel="The savepoints" resetKey={`${clusterId}/${jobId}`}>
         <SavepointsPanel clusterId={clusterId} jobId={jobId} refresh={refresh} reloadSignal={settledCount} onResubmitFrom={setResubmitFrom} />
       </ErrorBoundary>
       <ErrorBoundary panel="The journal" resetKey={`${clusterId}/${jobId}`}>
-        <JournalPanel clusterId={clusterId} jobId={jobId} refresh={refresh} />
+        <JournalPanel clusterId={clusterId} jobId={jobId} refresh={refresh} reloadSignal={journalSignal} />
       </ErrorBoundary>
     </div>
   );

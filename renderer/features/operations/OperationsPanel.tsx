@@ -40,6 +40,7 @@ export function OperationsPanel({
   resubmitFrom,
   onResubmitFromHandled,
   onSettled,
+  onJournalChanged,
 }: {
   clusterId: string;
   jobId: string;
@@ -51,6 +52,8 @@ export function OperationsPanel({
   onResubmitFromHandled: () => void;
   /** An operation started here ended. */
   onSettled: () => void;
+  /** An operation started here, or its entry changed state. */
+  onJournalChanged: () => void;
 }): ReactNode {
   const { api } = useEngine();
   const [tracked, setTracked] = useState<JournalEntry | null>(null);
@@ -69,6 +72,11 @@ export function OperationsPanel({
   const shown = entry ?? elsewhere;
   const busy = mine || elsewhere !== null;
   const openAction: OperationKind | null = resubmitFrom ? 'resubmit' : action;
+
+  // The journal panel shows the entry as soon as it exists, and each change of state as it happens.
+  useEffect(() => {
+    if (entry) onJournalChanged();
+  }, [entry?.id, entry?.state]);
 
   const settled = entry !== null && !isOpen(entry);
   useEffect(() => {

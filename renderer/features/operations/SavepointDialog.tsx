@@ -52,6 +52,12 @@ export function SavepointDialog({
         ) : (
           <p>The job keeps running; the savepoint is a copy of its state you can restore from later.</p>
         )}
+        {context.recentCheckpoints ? (
+          <p className="small" data-testid={testIds.operations.checkpointDurations}>
+            {context.recentCheckpoints.sentence}
+            {kind === 'stop' ? ` ${context.recentCheckpoints.stopNote}` : ''}
+          </p>
+        ) : null}
         <div className="confirm__actions">
           <button type="button" className={`button button--small ${kind === 'stop' ? 'button--danger' : 'button--primary'}`} disabled={starting} onClick={() => void onConfirm()} data-testid={testIds.operations.confirmButton}>
             {starting ? 'Sending…' : kind === 'stop' ? 'Stop the job' : 'Take the savepoint'}
