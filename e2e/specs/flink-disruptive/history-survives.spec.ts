@@ -1,9 +1,29 @@
 import path from 'node:path';
 import { testIds } from '../../../renderer/testIds';
 import { CheckpointsTab } from '../../pages/CheckpointsTab';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../../support/console';
 import { flinkVersion, readFlinkCluster, runFlinkScript, taskManagerPidRunning } from '../../support/flinkCluster';
 import { ROOT } from '../../support/paths';
+
+/** For `forMs`, every second: whenever Flink's `/backpressure` says a vertex is HIGH, the card's severity is not "ok". */
+async function expectNoGreenWhileHigh(page: Page, restUrl: string, jobId: string, forMs: number): Promise<void> {
+  const card = page.getByTestId(testIds.diagnosis.finding);
+  const levels = async (): Promise<string[]> => {
+    try {
+      const job = (await (await fetch(`${restUrl}/jobs/${jobId}`, { signal: AbortSignal.timeout(5_000) })).json()) as { vertices: Array<{ id: string }> };
+      const answers = await Promise.all(job.vertices.map(async (v) => (await fetch(`${restUrl}/jobs/${jobId}/vertices/${v.id}/backpressure`, { signal: AbortSignal.timeout(5_000) })).json()));
+      return answers.map((a) => (a as { backpressureLevel?: string }).backpressureLevel ?? 'unknown');
+    } catch {
+      return []; // the JobManager is busy restarting the job: nothing HIGH to hold the card to
+    }
+  };
+  for (const deadline = Date.now() + forMs; Date.now() < deadline; ) {
+    const [severity, flink] = await Promise.all([card.getAttribute('data-severity'), levels()]);
+    if (flink.includes('high')) expect(severity, 'Flink says HIGH').not.toBe('ok');
+    await page.waitForTimeout(1_000);
+  }
+}
 
 /**
  * The console's memory against a real Flink: a TaskManager killed (the job restarts), then the whole cluster stopped
@@ -42,6 +62,8 @@ test('the history survives a TaskManager loss and a restart of the whole cluster
     await refreshNow();
     await expect(events.locator('li[data-kind="restart"]')).not.toHaveCount(0, { timeout: 1_000 });
   }).toPass({ timeout: 180_000, intervals: [5_000] });
+  // Through the restart and after it: the diagnosis card is never green while Flink reports a vertex HIGH.
+  await expectNoGreenWhileHigh(page, cluster.restUrl, cluster.jobId, 30_000);
   await jobPage.openTab('checkpoints');
   await expect(async () => {
     await refreshNow();
