@@ -6,7 +6,7 @@ import { diagnoseSamples } from './diagnose-job.ts';
 import { firstLook, withFlinkNow } from './flink-now.ts';
 import { buildWindow, uniform } from './testing/window-builder.ts';
 
-const agg = (max: number, avg: number): MetricAggregate => ({ min: 0, max, avg, sum: avg * 4 });
+const agg = (max: number, avg: number, min = 0): MetricAggregate => ({ min, max, avg, sum: avg * 4 });
 
 function vertex(id: string, busy: MetricAggregate, backPressuredMax: number, dataSkewPercent: number | null = null): VertexView {
   return {
@@ -61,8 +61,15 @@ describe('firstLook: the reading order over Flink\'s current figures', () => {
     const finding = firstLook(hotJob())!;
     expect(finding).toMatchObject({ kind: 'skew', severity: 'critical', vertexId: 'throttle' });
     expect(finding.sentence).toBe(
-      'Flink now: throttle is saturated (busiest subtask 1,000 ms/s, average 42 ms/s, max/mean 24×, Data Skew 39%): likely a hot key (one subtask far busier than its siblings). source (HIGH) is back-pressured behind it.',
+      'Flink now: throttle is saturated (busiest subtask 1,000 ms/s, average 42 ms/s, max/mean 24×, Data Skew 39%): likely a hot key (its least busy subtask far below the busiest). source (HIGH) is back-pressured behind it.',
     );
+  });
+
+  it('tells a hot subtask at parallelism 2 (max/mean cannot reach 2× there) from subtasks busy alike', () => {
+    const two = (min: number) => ({ ...hotJob(), vertices: [vertex('source', agg(320, 300), 744), { ...vertex('throttle', agg(1000, (1000 + min) / 2, min), 0), parallelism: 2 }] });
+    expect(firstLook(two(346))).toMatchObject({ kind: 'skew', vertexId: 'throttle' });
+    expect(firstLook(two(930))).toMatchObject({ kind: 'under-provisioned', vertexId: 'throttle' });
+    expect(firstLook(two(930))!.sentence).toMatch(/its subtasks are busy alike: likely under-provisioned\. source \(HIGH\) is back-pressured behind it\.$/);
   });
 
   it('is silent when Flink shows nothing to act on, and for a job that is not running', () => {

@@ -1,7 +1,7 @@
 import type { Finding, JobDiagnosis } from '../contracts/diagnosis.ts';
 import type { JobGraph, VertexView } from '../contracts/engine-api.ts';
-import { BUSY_MS, SATURATED_MS, shortName } from './root-cause.ts';
-import { busySkewIsAlarm, maxOverAvg } from './skew.ts';
+import { BUSY_MS, SATURATED_MS, SKEW_REST_SHARE, shortName } from './root-cause.ts';
+import { maxOverAvg } from './skew.ts';
 
 /**
  * The first look: what Flink's own current figures say (the aggregated subtask metrics the graph reads, with Flink's
@@ -53,13 +53,15 @@ export function firstLook(graph: JobGraph): Finding | null {
 function busyFinding(graph: JobGraph, vertex: VertexView, victims: VertexView[]): Finding {
   const busy = vertex.busyTimeMsPerSecond!;
   const ratio = maxOverAvg(busy);
-  const skewed = vertex.parallelism > 1 && busySkewIsAlarm(busy);
+  // The window's rule (root-cause: the rest at most 0.6× as busy as the loaded) on what the aggregates tell: the
+  // least busy subtask far below the busiest. max/mean alone cannot reach 2× at parallelism 2.
+  const skewed = vertex.parallelism > 1 && busy.min <= SKEW_REST_SHARE * busy.max;
   const state = busy.max >= SATURATED_MS ? 'saturated' : 'busy';
   const spread =
     vertex.parallelism === 1
       ? `its only subtask busy ${ms(busy.max)}`
       : `busiest subtask ${ms(busy.max)}, average ${ms(busy.avg)}${ratio !== null ? `, max/mean ${times(ratio)}` : ''}${vertex.dataSkewPercent != null ? `, Data Skew ${Math.round(vertex.dataSkewPercent)}%` : ''}`;
-  const why = skewed ? 'likely a hot key (one subtask far busier than its siblings)' : vertex.parallelism > 1 ? 'its subtasks are busy alike: likely under-provisioned' : 'it is at its capacity';
+  const why = skewed ? 'likely a hot key (its least busy subtask far below the busiest)' : vertex.parallelism > 1 ? 'its subtasks are busy alike: likely under-provisioned' : 'it is at its capacity';
   const blamed =
     victims.length > 0 ? ` ${joinNames(victims.map((v) => `${shortName(v.name)} (${level(v)})`))} ${victims.length === 1 ? 'is' : 'are'} back-pressured behind it.` : '';
   return {

@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { DiagnosisPanel } from '../../pages/DiagnosisPanel';
 import { expect, test } from '../../support/console';
 import { readFlinkCluster, type FlinkCluster } from '../../support/flinkCluster';
 import { startWebUiPoller } from '../../flink/web-ui-poller';
+import { ROOT } from '../../support/paths';
 
 let cluster: FlinkCluster;
 
@@ -46,6 +48,7 @@ test('@every-version from the first second on a job not yet watched: no green ca
     const firstAfterMs = Date.now() - opened;
     expect(firstAfterMs, 'the first look came within one refresh').toBeLessThan(10_000);
     await expect(diagnosis.basis).toHaveAttribute('data-basis', /flink-now|window/);
+    await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots', `first-look-${cluster.version}.png`) });
 
     // For the next 30 s, watched every second beside Flink's own answer: never "all clear" while a vertex is HIGH.
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
@@ -68,6 +71,7 @@ test('@every-version from the first second on a job not yet watched: no green ca
       }
       expect(shown.some(([, v]) => v !== '' && v !== null)).toBe(true);
     }).toPass({ timeout: 60_000, intervals: [2_000] });
+    await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots', `truth-${cluster.version}.png`) });
   } finally {
     await poller.stop();
   }
