@@ -182,6 +182,12 @@ export interface SubtaskRow {
   recordsOut: number | null;
   bytesIn: number | null;
   bytesOut: number | null;
+  /**
+   * The subtask's own clock (ms): Flink's accumulated busy + back-pressured + idle time, read by the TaskManager with
+   * the counters above. Rates between two refreshes divide by its growth, never by the time between the requests
+   * (the JobManager refreshes its metrics on its own schedule). null where Flink reports no accumulated times.
+   */
+  clockMs: number | null;
   busyTimeMsPerSecond: number | null;
   backPressuredTimeMsPerSecond: number | null;
   idleTimeMsPerSecond: number | null;

@@ -12,6 +12,7 @@ const row = (index: number, patch: Partial<SubtaskRow> = {}): SubtaskRow => ({
   recordsOut: 90,
   bytesIn: 1000,
   bytesOut: 900,
+  clockMs: null,
   busyTimeMsPerSecond: 500,
   backPressuredTimeMsPerSecond: 0,
   idleTimeMsPerSecond: 500,

@@ -74,6 +74,7 @@ export function toVertexSubtasks(
       recordsOut: subtask.metrics?.['write-records'] ?? null,
       bytesIn: subtask.metrics?.['read-bytes'] ?? null,
       bytesOut: subtask.metrics?.['write-bytes'] ?? null,
+      clockMs: clockOf(subtask.metrics),
       busyTimeMsPerSecond: perSecond(p?.busyRatio),
       backPressuredTimeMsPerSecond: perSecond(p?.ratio),
       idleTimeMsPerSecond: perSecond(p?.idleRatio),
@@ -91,4 +92,10 @@ export function toVertexSubtasks(
     backpressureLevel: subtasks.some((s) => s.backpressureLevel !== null) ? (backPressure.backpressureLevel ?? null) : null,
     fetchedAt: Date.now(),
   };
+}
+
+/** Flink's accumulated busy + back-pressured + idle time: the subtask's own clock; null without all three. */
+function clockOf(metrics: Record<string, number | undefined> | undefined): number | null {
+  const sum = (metrics?.['accumulated-busy-time'] ?? Number.NaN) + (metrics?.['accumulated-backpressured-time'] ?? Number.NaN) + (metrics?.['accumulated-idle-time'] ?? Number.NaN);
+  return Number.isFinite(sum) ? sum : null;
 }

@@ -266,6 +266,7 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
         recordsOut: Math.round(s * 8_500_000),
         bytesIn: Math.round(s * 3e9),
         bytesOut: Math.round(s * 2.2e9),
+        clockMs: null,
         busyTimeMsPerSecond: busy,
         backPressuredTimeMsPerSecond: bp,
         idleTimeMsPerSecond: Math.max(0, 1000 - busy - bp),

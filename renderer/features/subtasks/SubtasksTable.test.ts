@@ -27,6 +27,7 @@ function row(index: number, at: number): SubtaskRow {
     recordsOut: (hot ? 40 : 1) * 900 * at,
     bytesIn: 100 * 1000 * at,
     bytesOut: 90 * 1000 * at,
+    clockMs: null,
     busyTimeMsPerSecond: index === 5 ? null : hot ? 1000 : index % 97,
     backPressuredTimeMsPerSecond: hot ? 0 : 10,
     idleTimeMsPerSecond: hot ? 0 : 900,

@@ -12,6 +12,7 @@ const row = (index: number, over: Partial<SubtaskRow> = {}): SubtaskRow => ({
   recordsOut: 0,
   bytesIn: 0,
   bytesOut: 0,
+  clockMs: null,
   busyTimeMsPerSecond: 0,
   backPressuredTimeMsPerSecond: 0,
   idleTimeMsPerSecond: 1000,

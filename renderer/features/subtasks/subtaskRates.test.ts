@@ -13,6 +13,7 @@ function row(index: number, patch: Partial<SubtaskRow> = {}): SubtaskRow {
     recordsOut: 900,
     bytesIn: 50_000,
     bytesOut: 40_000,
+    clockMs: null,
     busyTimeMsPerSecond: 100,
     backPressuredTimeMsPerSecond: 0,
     idleTimeMsPerSecond: 900,
@@ -33,6 +34,19 @@ describe('subtask rates from two consecutive refreshes', () => {
     const rates = ratesBetween(before, after);
     expect(rates.get(1)).toEqual({ recordsInPerSecond: 500, recordsOutPerSecond: 0, bytesInPerSecond: 10_000, bytesOutPerSecond: 0 });
     expect(rates.get(0)?.recordsInPerSecond).toBe(50);
+  });
+
+  it("over the subtask's own clock where Flink reports it: the JobManager refreshed 12 s of it between requests 10 s apart", () => {
+    const before = sample(10_000, [row(0, { clockMs: 60_000 })]);
+    const after = sample(20_000, [row(0, { recordsIn: 1000 + 6000, clockMs: 72_000 })]);
+    expect(ratesBetween(before, after).get(0)?.recordsInPerSecond).toBe(500);
+    // The counters did not move because the JobManager did not refresh (the clock stood still too): the rate stands,
+    // however many refreshes repeat it; once the clock moves without records, 0/s is real.
+    let state = nextRateState(nextRateState(INITIAL_RATE_STATE, before), after);
+    for (const t of [30_000, 40_000, 50_000]) state = nextRateState(state, sample(t, [row(0, { recordsIn: 7000, clockMs: 72_000 })]));
+    expect(state.rates.get(0)?.recordsInPerSecond).toBe(500);
+    state = nextRateState(state, sample(60_000, [row(0, { recordsIn: 7000, clockMs: 82_000 })]));
+    expect(state.rates.get(0)?.recordsInPerSecond).toBe(0);
   });
 
   it('no rate for a subtask that restarted (counters reset), is not running, or is new', () => {

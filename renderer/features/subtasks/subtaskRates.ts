@@ -40,11 +40,15 @@ export function ratesBetween(before: VertexSubtasks, after: VertexSubtasks): Map
     const old = previous.get(row.index);
     // Only a subtask that runs now, the same attempt as before (a restart resets its counters), has a rate.
     const comparable = seconds > 0 && old !== undefined && row.status === 'RUNNING' && old.attempt === row.attempt;
+    // The subtask's own clock where Flink reports it: exact over the interval the counters cover, however the
+    // JobManager's metric refreshes fall between the two requests.
+    const clockSeconds = row.clockMs != null && old?.clockMs != null ? (row.clockMs - old.clockMs) / 1000 : null;
+    const elapsed = clockSeconds ?? seconds;
     const rate = (counter: (typeof COUNTERS)[number][0]): number | null => {
       const now = row[counter];
       const then = old?.[counter];
-      if (!comparable || now == null || then == null || now < then) return null;
-      return (now - then) / seconds;
+      if (!comparable || !(elapsed > 0) || now == null || then == null || now < then) return null;
+      return (now - then) / elapsed;
     };
     rates.set(row.index, Object.fromEntries(COUNTERS.map(([counter, key]) => [key, rate(counter)])) as unknown as SubtaskRates);
   }
@@ -56,14 +60,21 @@ function sameTotals(a: VertexSubtasks, b: VertexSubtasks): boolean {
   const byIndex = new Map(a.subtasks.map((row) => [row.index, row]));
   return b.subtasks.every((row) => {
     const old = byIndex.get(row.index);
-    return old !== undefined && old.attempt === row.attempt && old.status === row.status && COUNTERS.every(([counter]) => old[counter] === row[counter]);
+    return (
+      old !== undefined &&
+      old.attempt === row.attempt &&
+      old.status === row.status &&
+      old.clockMs === row.clockMs &&
+      COUNTERS.every(([counter]) => old[counter] === row[counter])
+    );
   });
 }
 
 /**
  * The next rate state after a refresh. A JobManager serves totals from its metric cache (refreshed every
  * `metrics.fetcher.update-interval`), so a refresh can repeat the previous sample exactly: then the rates of the last
- * real step are kept, once; totals that still have not moved on the next refresh are real and read as 0/s.
+ * real step are kept — for as long as the subtasks' clocks stand still where Flink reports them (no refresh), else
+ * once: totals that still have not moved on the next refresh are real and read as 0/s.
  * Idempotent for the same sample (React may compute twice).
  */
 export function nextRateState(state: RateState, sample: VertexSubtasks): RateState {
@@ -72,8 +83,10 @@ export function nextRateState(state: RateState, sample: VertexSubtasks): RateSta
   if (!baseline || baseline.vertexId !== sample.vertexId || baseline.jobId !== sample.jobId) {
     return { baseline: sample, rates: new Map(), unchanged: 0, lastFetchedAt: sample.fetchedAt };
   }
-  if (sameTotals(baseline, sample) && state.unchanged === 0 && state.rates.size > 0) {
-    return { ...state, unchanged: 1, lastFetchedAt: sample.fetchedAt };
+  if (sameTotals(baseline, sample) && state.rates.size > 0) {
+    // With the subtasks' clocks known, unchanged clocks mean the JobManager has not refreshed: the rates stand.
+    if (sample.subtasks.every((row) => row.clockMs != null)) return { ...state, lastFetchedAt: sample.fetchedAt };
+    if (state.unchanged === 0) return { ...state, unchanged: 1, lastFetchedAt: sample.fetchedAt };
   }
   return { baseline: sample, rates: ratesBetween(baseline, sample), unchanged: 0, lastFetchedAt: sample.fetchedAt };
 }

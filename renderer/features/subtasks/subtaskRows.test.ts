@@ -14,6 +14,7 @@ const row = (index: number, busy: number): SubtaskRow => ({
   recordsOut: 90,
   bytesIn: 1000,
   bytesOut: 900,
+  clockMs: null,
   busyTimeMsPerSecond: busy,
   backPressuredTimeMsPerSecond: 0,
   idleTimeMsPerSecond: 1000 - busy,
