@@ -1,10 +1,12 @@
 import type { Locator, Page } from '@playwright/test';
 import { testIds } from '../../../renderer/testIds';
+import { ClusterPage } from '../../pages/ClusterPage';
 import { DiagnosisPanel } from '../../pages/DiagnosisPanel';
 import type { JobGraphPage } from '../../pages/JobGraphPage';
 import { OperationsPanel } from '../../pages/OperationsPanel';
 import type { ConsolePage } from '../../pages/ConsolePage';
 import { engineJson, expect, test, type ConsoleProcess } from '../../support/console';
+import { startReplayFlink } from '../../support/replayFlink';
 
 /** The screen as a newcomer first sees it, against `npm start`'s local engine: readable controls, the whole graph. */
 test.use({ withLocalEngine: true });
@@ -137,4 +139,27 @@ test('the job graph opens fitted at 1,280 × 800 and 1,920 × 1,080, before and 
     await expect(graph.vertex(named)).toHaveAttribute('data-marked', 'true');
     await expect.poll(() => everyVertexInside(graph), { message: `vertices outside the canvas at ${viewport.width} × ${viewport.height}` }).toEqual([]);
   }
+});
+
+test.describe('adding a cluster', () => {
+  test.use({ withLocalEngine: false });
+
+  test('Check and save opens the new cluster, saying what was detected', async ({ app, page }) => {
+    const replay = await startReplayFlink();
+    try {
+      const form = await app.openAddCluster();
+      await form.fill({ name: 'recorded', url: replay.url });
+      await form.saveButton.click();
+      const cluster = new ClusterPage(page);
+      await expect(cluster.overview).toBeVisible({ timeout: 30_000 });
+      await expect(form.heading).toHaveCount(0);
+      await expect(page).toHaveURL(/#\/clusters\/[^/]+$/);
+      await expect(cluster.flinkVersion).toHaveText(replay.version);
+      await cluster.expectJob(replay.jobId, 'gatewaymeter-test', 'RUNNING');
+      await expect(page.getByTestId(testIds.toasts.toast).filter({ hasText: 'Saved “recorded”' })).toContainText(`Detected Flink ${replay.version}`);
+      await expect(app.clusterLink('recorded')).toHaveAttribute('aria-current', 'page');
+    } finally {
+      await replay.close();
+    }
+  });
 });
