@@ -194,6 +194,7 @@ export const testIds = {
     state: 'operation-state',
     elapsed: 'operation-elapsed',
     resultPath: 'operation-result-path',
+    targetFolder: 'operation-target-folder',
     failure: 'operation-failure',
     plan: 'rescale-plan',
     planVertex: (vertexId: string) => `rescale-plan-${vertexId}`,

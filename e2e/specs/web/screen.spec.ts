@@ -4,7 +4,7 @@ import { ClusterPage } from '../../pages/ClusterPage';
 import { DiagnosisPanel } from '../../pages/DiagnosisPanel';
 import type { JobGraphPage } from '../../pages/JobGraphPage';
 import { OperationsPanel } from '../../pages/OperationsPanel';
-import type { ConsolePage } from '../../pages/ConsolePage';
+import { escapeRegExp, type ConsolePage } from '../../pages/ConsolePage';
 import { engineJson, expect, test, type ConsoleProcess } from '../../support/console';
 import { startReplayFlink } from '../../support/replayFlink';
 
@@ -162,4 +162,27 @@ test.describe('adding a cluster', () => {
       await replay.close();
     }
   });
+});
+
+test('a savepoint\'s folder is spelled as Flink spells its result (file:/…), while the folder as configured is what is sent', async ({ app, consoleProcess, page }) => {
+  test.setTimeout(120_000);
+  // The local engine's default, as its configuration has it: file:///…/savepoints.
+  const config = await engineJson<Array<{ key: string; value: string }>>(consoleProcess, '/jobmanager/config');
+  const configured = config.find((c) => c.key === 'execution.checkpointing.savepoint-dir')!.value;
+  expect(configured).toMatch(/^file:\/\/\//);
+  await openLocalJob(app, consoleProcess);
+  const ops = new OperationsPanel(page);
+  await ops.open();
+
+  await ops.action('savepoint').click();
+  await expect(ops.dialog.getByLabel('Target directory'), 'the folder is sent as configured').toHaveValue(configured);
+  await ops.dialog.getByRole('button', { name: 'Take savepoint…' }).click();
+  const folder = (await ops.confirm.getByTestId(testIds.operations.targetFolder).textContent())!;
+  expect(folder).toBe(configured.replace(/^file:\/\/\//, 'file:/'));
+  await ops.confirmButton().click();
+  await ops.expectOutcome('succeeded');
+  await expect(ops.resultPath).toHaveText(new RegExp(`^${escapeRegExp(folder)}/savepoint-`));
+  const entry = ops.journal.locator('tbody tr').first();
+  await expect(entry).toContainText(`into ${folder}`);
+  await expect(ops.root).not.toContainText('file:///');
 });
