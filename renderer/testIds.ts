@@ -196,6 +196,7 @@ export const testIds = {
     state: 'operation-state',
     elapsed: 'operation-elapsed',
     resultPath: 'operation-result-path',
+    targetFolder: 'operation-target-folder',
     failure: 'operation-failure',
     savepointProgress: 'operation-savepoint-progress',
     checkpointNote: 'operation-checkpoint-note',

@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import packageJson from '../package.json';
+import packageJson from '../package.json' with { type: 'json' };
 
 // The config's own folder (Vite provides import.meta.dirname to config files); no Node import needed.
 const root = import.meta.dirname;

@@ -58,16 +58,24 @@ export class ClusterFormPage {
     if (input.timeoutMs != null) await this.timeout.fill(String(input.timeoutMs));
   }
 
-  /** Clicks save and waits for the answer: the inline error, the success notice, or the same-URL warning. */
+  /**
+   * Clicks save and waits for the answer: the inline error or the same-URL warning on the form; for a new cluster, its
+   * page (the console opens it), for an edit, the success notice.
+   */
   async save(): Promise<void> {
     await this.saveButton.click();
-    await expect(this.error.or(this.success).or(this.duplicateWarning)).toBeVisible({ timeout: 30_000 });
+    await expect(this.error.or(this.success).or(this.duplicateWarning).or(this.openedCluster)).toBeVisible({ timeout: 30_000 });
   }
 
   /** After the same-URL warning: save all the same. */
   async saveAnyway(): Promise<void> {
     await this.duplicateWarning.getByRole('button', { name: 'Save anyway' }).click();
-    await expect(this.error.or(this.success)).toBeVisible({ timeout: 30_000 });
+    await expect(this.error.or(this.success).or(this.openedCluster)).toBeVisible({ timeout: 30_000 });
+  }
+
+  /** The toast that confirms a new cluster, on its page: its name and the Flink version the check detected. */
+  savedToast(name: string): Locator {
+    return this.page.getByTestId(testIds.toasts.toast).filter({ hasText: `Saved “${name}”` });
   }
 
   /** The inline error after a refused save: kind, the engine's message and the endpoint. */
@@ -81,8 +89,16 @@ export class ClusterFormPage {
     await expect(this.url).toHaveValue(input.url);
   }
 
+  /** The saved cluster's page: already open after adding one, a click on "Open cluster" after an edit. */
   async openSavedCluster(): Promise<ClusterPage> {
-    await this.success.getByRole('link', { name: 'Open cluster' }).click();
-    return new ClusterPage(this.page);
+    if (await this.success.isVisible()) await this.success.getByRole('link', { name: 'Open cluster' }).click();
+    const cluster = new ClusterPage(this.page);
+    await expect(cluster.overview).toBeVisible();
+    return cluster;
+  }
+
+  /** The overview of a cluster: the console opened it. */
+  private get openedCluster(): Locator {
+    return this.page.getByTestId(testIds.overview.panel);
   }
 }

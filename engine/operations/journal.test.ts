@@ -105,6 +105,18 @@ describe('the operations journal', () => {
     await store.close();
   });
 
+  it('finds a savepoint folder however it is spelled: file:///sp as typed, file:/sp as Flink answers', async () => {
+    const store = HistoryStore.open(dirs.make());
+    const journal = new OperationsJournal(store);
+    await journal.create(draft(id(1), { params: { targetDirectory: 'file:///data/sp', format: 'canonical' }, state: 'succeeded', resultPath: 'file:/data/sp/savepoint-abc' }));
+    await journal.create(draft(id(2), { kind: 'resubmit', params: { savepointPath: 'file:///data/other/savepoint-def' } }));
+    expect(journal.list({ text: 'file:///data/sp/' }).map((e) => e.id)).toEqual([id(1)]);
+    expect(journal.list({ text: 'file:/data/sp' }).map((e) => e.id)).toEqual([id(1)]);
+    expect(journal.list({ text: 'file:/data/other/savepoint-def' }).map((e) => e.id)).toEqual([id(2)]);
+    expect(journal.list({ text: 'FILE:/DATA/OTHER' }).map((e) => e.id)).toEqual([id(2)]);
+    await store.close();
+  });
+
   it('gives an orphan to exactly one of several processes that start at once', async () => {
     const dir = dirs.make();
     const store = HistoryStore.open(dir);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database } from 'lmdb';
 import { OPEN_OPERATION_STATES, type JournalEntry, type JournalFilter, type OperationState } from '../contracts/engine-api.ts';
+import { flinkSpelling } from '../contracts/flink-path.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 
 /**
@@ -182,7 +183,8 @@ export class OperationsJournal {
 
   /** Newest first, filtered. */
   list(filter: JournalFilter = {}): StoredJournalEntry[] {
-    const text = filter.text?.trim().toLowerCase();
+    // A folder is found in either spelling (file:///sp as typed, file:/sp as Flink answers).
+    const text = filter.text?.trim() ? flinkSpelling(filter.text).toLowerCase() : undefined;
     const matches = (e: StoredJournalEntry): boolean =>
       (filter.clusterId === undefined || e.clusterId === filter.clusterId) &&
       (filter.jobId === undefined || e.jobId === filter.jobId || e.newJobId === filter.jobId) &&
@@ -200,7 +202,8 @@ export class OperationsJournal {
 }
 
 function searchText(e: StoredJournalEntry): string {
-  return [e.id, e.kind, e.state, e.jobId, e.jobName, e.newJobId, e.resultPath, e.failure, e.progress, e.clusterName, e.clusterUrl]
+  const paths = [e.resultPath, e.params.targetDirectory, e.params.savepointPath].filter((v): v is string => typeof v === 'string').map(flinkSpelling);
+  return [e.id, e.kind, e.state, e.jobId, e.jobName, e.newJobId, ...paths, e.failure, e.progress, e.clusterName, e.clusterUrl]
     .filter((v): v is string => typeof v === 'string')
     .join(' ')
     .toLowerCase();

@@ -88,7 +88,7 @@ test.describe('adding a cluster that cannot be used', () => {
       const first = await app.openAddCluster();
       await first.fill({ name: 'prod', url: replay.url });
       await first.save();
-      await expect(first.success).toBeVisible();
+      await expect(first.savedToast('prod')).toBeVisible();
 
       const second = await app.openAddCluster();
       await second.fill({ name: 'prod again', url: `${replay.url}/` });
@@ -96,7 +96,7 @@ test.describe('adding a cluster that cannot be used', () => {
       await expect(second.duplicateWarning).toContainText(`“prod” already has this URL: ${replay.url}. Saving adds the same cluster a second time.`);
       await expect(app.clusterLink('prod again')).toHaveCount(0);
       await second.saveAnyway();
-      await expect(second.success).toContainText('Saved “prod again”');
+      await expect(second.savedToast('prod again')).toBeVisible();
       await expect(app.clusterLink('prod again')).toBeVisible();
       await expect(app.clusterLink('prod')).toHaveCount(2);
     } finally {

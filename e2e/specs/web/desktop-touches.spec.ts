@@ -141,8 +141,9 @@ test('exporting subtasks downloads a CSV and says so in the page when notificati
   expect(new Set(csv.slice(1).map((line) => line.split(',')[0]))).toEqual(new Set(replay.vertices.map((v) => v.id)));
 
   // No notification permission (Playwright's default): the page tells the user itself.
-  const toast = page.getByTestId(testIds.toasts.toast);
-  await expect(toast).toContainText('Export of subtask metrics finished');
+  // (Beside the toast that said the cluster was saved.)
+  const toast = page.getByTestId(testIds.toasts.toast).filter({ hasText: 'Export of subtask metrics finished' });
+  await expect(toast).toBeVisible();
   await expect(toast).toContainText(`${csv.length - 1} subtasks saved to your downloads folder`);
   await expect(page.getByTestId(testIds.exports.subtaskMetrics)).toBeEnabled();
 });
@@ -175,7 +176,7 @@ test('with notifications allowed, a finished export in a background tab notifies
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { __notifications: Array<{ title: string }> }).__notifications.map((n) => n.title)))
     .toEqual(['Export of subtask metrics finished']);
-  await expect(page.getByTestId(testIds.toasts.toast)).toHaveCount(0);
+  await expect(page.getByTestId(testIds.toasts.toast).filter({ hasText: 'Export of subtask metrics finished' })).toHaveCount(0);
 });
 
 test('the launch token never leaves in a Referer and is printed once, in the URL line', async ({ page, consoleProcess }) => {

@@ -32,4 +32,21 @@ describe('checkpoint formatting', () => {
       ['9000-1', 'savepoint', 40],
     ]);
   });
+
+  it('charts no size for a checkpoint that has not completed: a gap in the sizes, not a drop to 0 B', () => {
+    // Flink reports an in-progress checkpoint's sizes as the acknowledged part so far (0 B at first), a failed one's
+    // as what was acknowledged before it failed: neither is the size of the state.
+    const rows = checkpointChartRows([
+      base,
+      { ...base, id: 2, triggerTimestamp: 2_000, status: 'FAILED', endToEndDurationMs: null, failureTimestamp: 3_000, checkpointedBytes: 3, stateBytes: 4 },
+      { ...base, id: 3, triggerTimestamp: 4_000, status: 'IN_PROGRESS', endToEndDurationMs: 200, checkpointedBytes: 0, stateBytes: 0, processedBytes: 0, persistedBytes: 0 },
+    ]);
+    const sizes = (r: (typeof rows)[number]) => [r.checkpointedBytes, r.stateBytes, r.processedBytes, r.persistedBytes];
+    expect(rows.map(sizes)).toEqual([
+      [10, 20, 5, 0],
+      [null, null, null, null],
+      [null, null, null, null],
+    ]);
+    expect(rows[2].endToEndDurationMs, 'its duration so far is still charted (grey)').toBe(200);
+  });
 });

@@ -48,20 +48,27 @@ export interface CheckpointChartRow {
   persistedBytes: number | null;
 }
 
-/** Pure: the checkpoints (oldest first) → chart rows; a failed checkpoint's bar is its time until it failed. */
+/**
+ * Pure: the checkpoints (oldest first) → chart rows; a failed checkpoint's bar is its time until it failed.
+ * Sizes only for a completed checkpoint: Flink's sizes of one in progress (0 B at first) or failed are the part
+ * acknowledged so far, and charted they would read as the state dropping. Unknown is a gap in the lines.
+ */
 export function checkpointChartRows(checkpoints: CheckpointView[]): CheckpointChartRow[] {
-  return checkpoints.map((c) => ({
-    key: checkpointKey(c),
-    label: `#${c.id}`,
-    id: c.id,
-    triggerTimestamp: c.triggerTimestamp,
-    tone: checkpointTone(c),
-    endToEndDurationMs: c.endToEndDurationMs ?? (c.failureTimestamp != null ? Math.max(0, c.failureTimestamp - c.triggerTimestamp) : null),
-    checkpointedBytes: c.checkpointedBytes,
-    stateBytes: c.stateBytes,
-    processedBytes: c.processedBytes,
-    persistedBytes: c.persistedBytes,
-  }));
+  return checkpoints.map((c) => {
+    const sized = c.status === 'COMPLETED';
+    return {
+      key: checkpointKey(c),
+      label: `#${c.id}`,
+      id: c.id,
+      triggerTimestamp: c.triggerTimestamp,
+      tone: checkpointTone(c),
+      endToEndDurationMs: c.endToEndDurationMs ?? (c.failureTimestamp != null ? Math.max(0, c.failureTimestamp - c.triggerTimestamp) : null),
+      checkpointedBytes: sized ? c.checkpointedBytes : null,
+      stateBytes: sized ? c.stateBytes : null,
+      processedBytes: sized ? c.processedBytes : null,
+      persistedBytes: sized ? c.persistedBytes : null,
+    };
+  });
 }
 
 /** Ids start over after a JobManager failover: the trigger time tells two checkpoint 1s apart. */

@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { ClusterCheck, ClusterConfig, ErrorInfo } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
-import { hrefFor } from '../../app/useHashRoute';
+import { hrefFor, useHashRoute } from '../../app/useHashRoute';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
+import { showToast } from '../../components/toasts';
 import { testIds } from '../../testIds';
 import { useClusters } from './ClustersProvider';
 import {
@@ -31,6 +32,7 @@ type Outcome =
 export function ClusterForm({ editing }: { editing: ClusterConfig | null }): ReactNode {
   const { api, appInfo } = useEngine();
   const { clusters, reload } = useClusters();
+  const [, navigate] = useHashRoute();
   const [values, setValues] = useState<ClusterFormValues>(() => (editing ? clusterToForm(editing) : emptyClusterForm()));
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState<'save' | 'check' | null>(null);
@@ -61,6 +63,13 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
       const input = toClusterInput(values, current);
       if (action === 'save') {
         const result = await api.saveCluster(input);
+        if (!current) {
+          // A new cluster is what the user came to see: open it (once the sidebar knows it), the check said in a toast.
+          await reload();
+          showToast({ tone: 'success', title: `Saved “${result.cluster.name}”`, body: checkSentence(result.check) });
+          navigate({ page: 'cluster', clusterId: result.cluster.id });
+          return;
+        }
         setOutcome({ kind: 'saved', cluster: result.cluster, check: result.check });
         setSaved(result.cluster);
         setValues((v) => ({ ...v, password: '', token: '' }));
@@ -306,12 +315,16 @@ function CheckSummary({ check, heading, children }: { check: ClusterCheck; headi
         <strong data-testid={testIds.clusters.detectedVersion}>{check.flinkVersion}</strong>
         {check.flinkRevision ? <span className="muted"> (revision {check.flinkRevision})</span> : null}.
       </p>
-      {!check.versionSupported ? (
-        <p className="notice__detail">
-          This Flink version is outside the range the console was tested with: pages work on a best-effort basis.
-        </p>
-      ) : null}
+      {!check.versionSupported ? <p className="notice__detail">{OUTSIDE_TESTED_RANGE}</p> : null}
       {children ? <div className="form-actions">{children}</div> : null}
     </div>
   );
+}
+
+const OUTSIDE_TESTED_RANGE = 'This Flink version is outside the range the console was tested with: pages work on a best-effort basis.';
+
+/** The check in a sentence, for the toast after adding a cluster. */
+function checkSentence(check: ClusterCheck): string {
+  const revision = check.flinkRevision ? ` (revision ${check.flinkRevision})` : '';
+  return `Detected Flink ${check.flinkVersion}${revision}.${check.versionSupported ? '' : ` ${OUTSIDE_TESTED_RANGE}`}`;
 }

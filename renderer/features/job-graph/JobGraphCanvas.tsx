@@ -23,7 +23,7 @@ import { LARGE_GRAPH_VERTICES, VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type Gr
 import { Legend } from './Legend';
 import { ShipEdge, type ShipFlowEdge } from './ShipEdge';
 import { VertexNode, type VertexFlowNode, type VertexMark } from './VertexNode';
-import { fitView, initialView, initialViewShowsWhole, sameViewport, viewAfterResize, type InitialView, type Viewport } from './viewport';
+import { fitView, initialView, initialViewShowsWhole, sameViewport, showsBox, viewAfterResize, type InitialView, type Viewport } from './viewport';
 
 const nodeTypes = { vertex: VertexNode };
 /** A graph this small is read whole at a glance; the MiniMap would only cover part of it. */
@@ -168,14 +168,31 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
     [flow, layout],
   );
   useImperativeHandle(ref, () => ({ zoomTo, fitView: onFitView }), [zoomTo, onFitView]);
-  // Only when the focus changes (a refresh must not pull the view back); the first view goes to it too.
+  // The diagnosis's vertex is zoomed to only when the view does not already show it: a graph shown whole stays whole
+  // (the vertex is marked on it), rather than opening zoomed in with the sources cut off.
+  const bringIntoView = useCallback(
+    (vertexId: string) => {
+      const at = layout.positions[vertexId];
+      const box = containerRef.current?.getBoundingClientRect();
+      if (!at || !box) return;
+      if (!showsBox(flow.getViewport(), box, { ...at, width: VERTEX_WIDTH, height: VERTEX_HEIGHT })) zoomTo(vertexId);
+    },
+    [flow, layout, zoomTo],
+  );
+  // Only when the focus changes (a refresh must not pull the view back); the first view brings it in too.
   const focusRef = useRef(focusVertexId);
   useEffect(() => {
-    if (focusVertexId && focusVertexId !== focusRef.current) zoomTo(focusVertexId);
+    if (focusVertexId && focusVertexId !== focusRef.current) bringIntoView(focusVertexId);
     focusRef.current = focusVertexId;
-  }, [focusVertexId, zoomTo]);
+  }, [focusVertexId, bringIntoView]);
   // First view (see viewport.ts): a small graph centred and large, a big one at its sources, readable.
-  const onInit = useCallback(() => (focusRef.current ? zoomTo(focusRef.current) : void apply(initialView)), [apply, zoomTo]);
+  const onInit = useCallback(
+    () =>
+      void apply(initialView).then(() => {
+        if (focusRef.current) bringIntoView(focusRef.current);
+      }),
+    [apply, bringIntoView],
+  );
 
   // A resized window (or the subtasks panel opening) fits the graph to the new size again, unless the user has
   // panned or zoomed since: their view is left alone.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialViewShowsWhole, sameViewport, viewAfterResize, MAX_ZOOM, READABLE_ZOOM, START_ZOOM, fitView, initialView } from './viewport';
+import { initialViewShowsWhole, sameViewport, showsBox, viewAfterResize, MAX_ZOOM, READABLE_ZOOM, START_ZOOM, fitView, initialView } from './viewport';
 
 describe('initialView', () => {
   it('centres a small, flat graph as large as it fits', () => {
@@ -71,5 +71,22 @@ describe('after a resize', () => {
   it('a large graph opened at its sources gets the initial choice for the new size', () => {
     expect(initialViewShowsWhole({ width: 690, height: 500 }, { width: 9000, height: 3000 })).toBe(false);
     expect(viewAfterResize(false)).toBe(initialView);
+  });
+});
+
+describe('showsBox', () => {
+  const canvas = { width: 1000, height: 600 };
+  const vertex = { x: 400, y: 100, width: 220, height: 120 };
+
+  it('is true when the whole box is on the canvas', () => {
+    expect(showsBox({ x: 0, y: 0, zoom: 1 }, canvas, vertex)).toBe(true);
+    expect(showsBox({ x: -100, y: 50, zoom: 0.5 }, canvas, vertex)).toBe(true);
+  });
+
+  it('is false when any edge of the box is off the canvas', () => {
+    expect(showsBox({ x: -500, y: 0, zoom: 1 }, canvas, vertex), 'cut off at the left').toBe(false);
+    expect(showsBox({ x: 400, y: 0, zoom: 1 }, canvas, vertex), 'cut off at the right').toBe(false);
+    expect(showsBox({ x: 0, y: 0, zoom: 4 }, canvas, vertex), 'zoomed past it').toBe(false);
+    expect(showsBox({ x: 0, y: 500, zoom: 1 }, canvas, vertex), 'below').toBe(false);
   });
 });

@@ -75,3 +75,10 @@ export function fitView(canvas: Size, graph: Size): InitialView {
 export function sameViewport(a: Viewport, b: Viewport): boolean {
   return Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && Math.abs(a.zoom - b.zoom) < 0.001;
 }
+
+/** Whether a box of the graph (graph coordinates) is wholly on a canvas of this size under this viewport. */
+export function showsBox(viewport: Viewport, canvas: Size, box: { x: number; y: number; width: number; height: number }): boolean {
+  const left = box.x * viewport.zoom + viewport.x;
+  const top = box.y * viewport.zoom + viewport.y;
+  return left >= 0 && top >= 0 && left + box.width * viewport.zoom <= canvas.width && top + box.height * viewport.zoom <= canvas.height;
+}

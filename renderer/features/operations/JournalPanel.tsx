@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { ErrorInfo, JournalEntry, JournalFilter, OperationKind, OperationState } from '../../../engine/contracts/engine-api';
+import { flinkSpelling } from '../../../engine/contracts/flink-path';
 import { useEngine } from '../../app/engine';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { hrefFor } from '../../app/useHashRoute';
@@ -144,12 +145,13 @@ export function JournalPanel({
 function describeParams(e: JournalEntry): string {
   const p = e.params;
   const parts: string[] = [];
-  if (p.targetDirectory) parts.push(`into ${p.targetDirectory}`);
+  // Folders as Flink spells them (file:/…), like the savepoint paths beside them.
+  if (p.targetDirectory) parts.push(`into ${flinkSpelling(p.targetDirectory)}`);
   if (p.format) parts.push(p.format);
   if (p.drain) parts.push('drain');
   if (p.parallelism) parts.push(`parallelism ${[...new Set(Object.values(p.parallelism))].join('/')}`);
   if (p.route) parts.push(p.route === 'adaptive' ? 'in place' : 'through a savepoint');
   if (e.kind === 'resubmit' && p.jobParallelism) parts.push(`parallelism ${p.jobParallelism}`);
-  if (p.savepointPath) parts.push(`from ${p.savepointPath}`);
+  if (p.savepointPath) parts.push(`from ${flinkSpelling(p.savepointPath)}`);
   return parts.join(' · ');
 }

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { JournalEntry, OperationsContext, SavepointFormat } from '../../../engine/contracts/engine-api';
+import { flinkSpelling } from '../../../engine/contracts/flink-path';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { testIds } from '../../testIds';
 import { DRAIN_EXPLANATION } from './operations';
@@ -26,6 +27,8 @@ export function SavepointDialog({
   const [confirming, setConfirming] = useState(false);
   const { start, starting, error } = useStartOperation();
   const missingTarget = target.trim() === '';
+  // Shown as Flink will answer with it (file:/…, the savepoint's path starts so); sent as typed.
+  const folder = flinkSpelling(target);
   const title = kind === 'stop' ? 'Stop with savepoint' : 'Take a savepoint';
 
   const onConfirm = async () => {
@@ -38,7 +41,7 @@ export function SavepointDialog({
       <div className="confirm confirm--operation" role="alertdialog" aria-label={`${title}?`} data-testid={testIds.operations.confirm}>
         <p>
           {kind === 'stop' ? 'Stop' : 'Take a savepoint of'} job <strong>{context.jobName}</strong> <code className="mono small">{context.jobId}</code>
-          {kind === 'stop' ? ' with a savepoint' : ''} into <code className="mono">{target.trim()}</code> ({format}).
+          {kind === 'stop' ? ' with a savepoint' : ''} into <code className="mono" data-testid={testIds.operations.targetFolder}>{folder}</code> ({format}).
         </p>
         {kind === 'stop' ? (
           <>
@@ -88,6 +91,7 @@ export function SavepointDialog({
           {context.savepointDirectory
             ? `The cluster's default, from ${context.savepointDirectory.key}. The JobManager writes there, not this machine.`
             : 'Required: this cluster has no default savepoint folder (execution.checkpointing.savepoint-dir / state.savepoints.dir). The JobManager writes there.'}
+          {folder !== target.trim() ? <> Flink spells it <code className="mono">{folder}</code>.</> : null}
         </span>
       </div>
       <fieldset className="form-fieldset">
