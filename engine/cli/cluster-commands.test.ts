@@ -89,7 +89,7 @@ describe('the tables', { timeout: 90_000 }, () => {
     const { stdout, code } = await run('graph', '--url', running.url, '--job', 'gatewaymeter');
     expect(code).toBe(0);
     const header = stdout.split('\n').find((line) => line.startsWith('VERTEX'))!;
-    expect(header).toMatch(/IN rec\/s +OUT rec\/s +BUSY MAX ms\/s +BUSY SKEW max\/avg +BACKPRESSURE +NAME/);
+    expect(header).toMatch(/IN rec\/s +OUT rec\/s +BUSY MAX ms\/s +BUSY SKEW max\/avg +DATA SKEW % +BACKPRESSURE +NAME/);
     expect(stdout).toMatch(/tenant-cost.*/);
     expect(stdout).toMatch(/\d+\.\dx/);
   });

@@ -240,7 +240,8 @@ export class CheckpointCoordinator implements TaskCheckpointHost {
       this.failPending(p, `The snapshot of ${task.identity.vertex.name} (${task.identity.subtaskIndex + 1}/${task.identity.vertex.parallelism}) failed: ${(error as Error).message}`, true);
       return;
     }
-    const at = Math.max(task.localTime, this.options.clock.now());
+    // Flink's timestamps are whole ms; a task's local time runs in fractions of one (per-record costs).
+    const at = Math.ceil(Math.max(task.localTime, this.options.clock.now()));
     const report: SubtaskCheckpointReport = {
       subtaskIndex: task.identity.subtaskIndex,
       ackTimestamp: at + result.syncDurationMs + result.asyncDurationMs,
