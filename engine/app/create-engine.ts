@@ -435,6 +435,9 @@ export function createEngine(deps: EngineDeps): Engine {
     async planRescale(clusterId, jobId, request) {
       return operations.planRescale(clusterId, jobId, request);
     },
+    async planResubmit(request) {
+      return operations.planResubmit(request);
+    },
 
     async getRescaleOutcome(entryId) {
       return operations.rescaleOutcome(entryId);
