@@ -7,7 +7,7 @@ import { newTriggerId, Operations, type OperationsCluster } from '../../engine/o
 import { ROOT } from '../support/paths.ts';
 import { readFlinkCluster } from '../support/flinkCluster.ts';
 import { eventually } from './eventually.ts';
-import { cancelQuietly, JOB_CLASS, LIGHT_ARGS, runTestJob, TENANTS, tenantsBySubtask, waitRunning, waitState } from './testJobs.ts';
+import { cancelQuietly, JOB_CLASS, jobDetails, LIGHT_ARGS, runTestJob, TENANTS, tenantsBySubtask, waitRunning, waitState } from './testJobs.ts';
 
 /**
  * The operations against a real Flink (2.2.1 on the adaptive scheduler, 1.20.3 on the default one, as test-flink.sh
@@ -143,4 +143,43 @@ describe(`operations on a real Flink ${cluster.version} (${cluster.scheduler ?? 
     const refused = await operations.start({ kind: 'savepoint', clusterId: 'real', jobId, triggerId: newTriggerId(), targetDirectory: `file://${work}` });
     expect(refused.entry).toMatchObject({ state: 'failed', failure: 'Not sent: the job is CANCELED, so there is nothing to take a savepoint of.' });
   }, 240_000);
+});
+
+describe(`resubmit of a job whose operator sets its own parallelism, on a real Flink ${cluster.version}`, () => {
+  it('Flink keeps tenant-cost at its own parallelism; the plan shows it beside the stopped run, names what other arguments change, and the new job is compared', async () => {
+    // tenant-cost at its own 2, the rest at the job parallelism 1: 2 slots.
+    const ownArgs = [...LIGHT_ARGS, '--tenant-cost-parallelism', '2'];
+    const jobId = await runTestJob(cluster, 1, { programArgs: ownArgs });
+    started.push(jobId);
+    const shape = (d: { vertices: Array<{ name: string; parallelism: number }> }) => d.vertices.map((v) => `${v.name} ${v.parallelism}`);
+    const before = shape(await jobDetails(cluster, jobId));
+    expect(before).toContain('tenant-cost 2');
+    expect(before).toContain('throttle 1');
+
+    const stop = await (await operations.start({ kind: 'stop', clusterId: 'real', jobId, triggerId: newTriggerId(), drain: false, targetDirectory: `file://${path.join(work, 'own-parallelism')}` })).done;
+    expect(stop.state, stop.failure ?? '').toBe('succeeded');
+    await waitState(cluster, jobId, 'FINISHED');
+    const context = await operations.operationsContext('real', jobId);
+    // The stopped run's job parallelism, where the cluster reports it (`job-parallelism` of its execution config).
+    expect([1, null]).toContain(context.resubmitDefaults.parallelism);
+    const request = { clusterId: 'real', jobId, program: { jarId: cluster.jarId!, entryClass: JOB_CLASS, programArgs: ownArgs }, savepointPath: stop.resultPath!, parallelism: 1 };
+
+    // Flink's own plan (POST /jars/:jarid/plan) at the stopped run's default: the same shape, vertex by vertex.
+    const same = await operations.planResubmit(request);
+    expect(same.planned.map((v) => `${v.name} ${v.parallelism}`).sort()).toEqual([...before].sort());
+    expect(same.changes).toEqual([]);
+    // Without the argument, tenant-cost runs at the job parallelism: named before anything is sent.
+    const other = await operations.planResubmit({ ...request, program: { ...request.program, programArgs: LIGHT_ARGS } });
+    expect(other.changes.map((c) => c.words)).toContain('tenant-cost: 2 → 1');
+    // Arguments the program refuses: Flink's plan fails with the program's own message.
+    await expect(operations.planResubmit({ ...request, program: { ...request.program, programArgs: ['--speed', '1'] } })).rejects.toThrow(
+      /^Not sent: Flink could not plan .* \(.*unknown argument: --speed\)\./,
+    );
+
+    const resubmit = await (await operations.start({ kind: 'resubmit', triggerId: newTriggerId(), ...request })).done;
+    expect(resubmit.state, resubmit.failure ?? '').toBe('succeeded');
+    started.push(resubmit.newJobId!);
+    expect(resubmit.shapeChanges).toEqual([]);
+    expect(shape(await jobDetails(cluster, resubmit.newJobId!))).toEqual(before);
+  }, 400_000);
 });

@@ -33,7 +33,7 @@ import { keyGroupRanges, locateKey } from '../analysis/key-groups/key-location.t
 import { KEY_TYPES } from '../contracts/diagnosis.ts';
 import { exportJournal } from '../operations/journal-export.ts';
 import { publicEntry } from '../operations/journal.ts';
-import { parseJournalFilter, parseOperationRequest } from '../operations/operation-input.ts';
+import { parseJournalFilter, parseOperationRequest, parseResubmitPlanRequest } from '../operations/operation-input.ts';
 import { Operations, type OperationsCluster } from '../operations/operations.ts';
 import { listSavepoints } from '../operations/savepoint-listing.ts';
 
@@ -437,6 +437,9 @@ export function createEngine(deps: EngineDeps): Engine {
 
     async planRescale(clusterId, jobId, request) {
       return operations.planRescale(clusterId, jobId, request);
+    },
+    async planResubmit(request) {
+      return operations.planResubmit(parseResubmitPlanRequest(request));
     },
 
     async getRescaleOutcome(entryId) {

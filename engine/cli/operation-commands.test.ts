@@ -99,8 +99,28 @@ describe('flink-ops operations', () => {
     const stop = await ops('stop', '--url', url, '--job', jobId);
     expect(stop.code, stop.stderr).toBe(0);
     const savepoint = stop.stdout.trim();
-    const resubmit = await ops('resubmit', '--url', url, '--jar', 'local-engine_gatewaymeter.jar', '--from', savepoint, '--parallelism', '2', '--job', jobId, '--', '--scenario', 'exactly-once', '--rate', '200');
+    const resubmitArgs = ['--url', url, '--jar', 'local-engine_gatewaymeter.jar', '--from', savepoint, '--parallelism', '2', '--job', jobId, '--', '--scenario', 'exactly-once', '--rate', '200'];
+    const journaled = (await journal()).length;
+    // Flink's plan beside the stopped run, sending nothing.
+    const planned = await ops('resubmit', '--plan-only', ...resubmitArgs);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toMatch(/^Flink's plan of the program at job parallelism 2, beside the stopped run:\nVERTEX +STOPPED RUN +MAX PARALLELISM +PLAN\nSource: gateway-events -> parse +4 +128 +2\n/);
+    expect(planned.stdout).toContain('Differs from the stopped run: Source: gateway-events -> parse: 4 → 2; assemble: 4 → 2; tenant-cost -> Sink: usd-sink: 4 → 2.');
+    // A changed shape is never sent unconfirmed.
+    const unconfirmed = await ops('resubmit', ...resubmitArgs);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr.trim().split('\n').at(-1)).toBe(
+      'flink-ops: Resubmit with a changed shape: Source: gateway-events -> parse: 4 → 2; assemble: 4 → 2; tenant-cost -> Sink: usd-sink: 4 → 2. Pass --yes to confirm (stdin is not a terminal).',
+    );
+    const badArgs = await ops('resubmit', '--url', url, '--jar', 'local-engine_gatewaymeter.jar', '--from', savepoint, '--job', jobId, '--', '--speed', 'fast');
+    expect(badArgs.code).not.toBe(0);
+    expect(badArgs.stderr.trim().split('\n')).toHaveLength(1);
+    expect(badArgs.stderr).toMatch(/^flink-ops: Not sent: Flink could not plan local-engine_gatewaymeter\.jar with these arguments \(.*Unknown program argument "--speed"/);
+    expect(await journal()).toHaveLength(journaled);
+    const resubmit = await ops('resubmit', '--yes', ...resubmitArgs);
     expect(resubmit.code, resubmit.stderr).toBe(0);
+    expect(resubmit.stderr).toContain('Differs from the stopped run: Source: gateway-events -> parse: 4 → 2; assemble: 4 → 2; tenant-cost -> Sink: usd-sink: 4 → 2.\nresubmit of job');
+    expect(resubmit.stderr.trim().split('\n').at(-1)).toBe('Differs from the stopped run: Source: gateway-events -> parse: 4 → 2; assemble: 4 → 2; tenant-cost -> Sink: usd-sink: 4 → 2.');
     const newJobId = resubmit.stdout.trim();
     expect(newJobId).toMatch(/^[0-9a-f]{32}$/);
     const details = (await (await fetch(`${url}/jobs/${newJobId}`)).json()) as { state: string; vertices: Array<{ parallelism: number }> };
@@ -119,6 +139,7 @@ describe('flink-ops operations', () => {
     const kinds = (await journal()).filter((e) => e.jobId === newJobId || e.newJobId === newJobId).map((e) => [e.kind, e.state]);
     expect(kinds).toEqual([['cancel', 'succeeded'], ['rescale', 'succeeded'], ['resubmit', 'succeeded']]);
     const csv = await ops('journal', '--csv', '--job', newJobId);
-    expect(csv.stdout.split('\n')[0]).toBe('created,finished,cluster,cluster_url,job_id,job_name,kind,state,trigger_id,parameters,savepoint_path,new_job_id,failure,failure_detail,origin,part_of,trigger_requests,poll_requests');
+    expect(csv.stdout.split('\n')[0]).toBe('created,finished,cluster,cluster_url,job_id,job_name,kind,state,trigger_id,parameters,savepoint_path,new_job_id,failure,failure_detail,origin,part_of,trigger_requests,poll_requests,shape_changes');
+    expect(csv.stdout).toContain('Source: gateway-events -> parse: 4 → 2; assemble: 4 → 2; tenant-cost -> Sink: usd-sink: 4 → 2');
   }, 180_000);
 });

@@ -1,10 +1,11 @@
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
-import type { HotKeyLoad, JarProgram, JournalEntry, OperationRequest, OperationState, RescalePlan } from '../contracts/engine-api.ts';
+import type { HotKeyLoad, JarProgram, JournalEntry, OperationRequest, OperationState, RescalePlan, ResubmitPlan } from '../contracts/engine-api.ts';
 import { checkFlinkCluster } from '../clusters/cluster-check.ts';
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
 import { parseClusterUrl } from '../flink-rest/client.ts';
 import type { HistoryStore } from '../history/history-store.ts';
+import { describeChanges, matchVertices } from '../operations/job-shape.ts';
 import { exportJournal } from '../operations/journal-export.ts';
 import { publicEntry, type StoredJournalEntry } from '../operations/journal.ts';
 import { newTriggerId, Operations, type OperationsCluster } from '../operations/operations.ts';
@@ -250,31 +251,38 @@ export function registerOperationCommands(program: Command): void {
   withOperation(program.command('resubmit').description('Run a job from a savepoint through an uploaded jar; prints the new job id'))
     .requiredOption('--jar <id>', 'the uploaded jar (GET /jars)')
     .requiredOption('--from <path>', 'the savepoint (or retained checkpoint) to restore')
-    .option('--parallelism <n>', 'the job\'s parallelism', positiveInteger('--parallelism'))
+    .option('--parallelism <n>', 'the job\'s parallelism (operators that set their own keep it; default: none sent)', positiveInteger('--parallelism'))
     .option('--entry-class <class>', 'the jar\'s main class')
-    .option('--job <id>', 'the job this run replaces (links its savepoints in the journal)')
+    .option('--job <id>', 'the job this run replaces: its vertices are compared with Flink\'s plan and with the new job, and its savepoints linked in the journal')
     .option('--allow-non-restored-state', 'skip state of operators the program no longer has (that state is dropped)')
-    .option('--yes', 'confirm --allow-non-restored-state without asking')
+    .option('--plan-only', 'print Flink\'s plan beside the stopped run and send nothing')
+    .option('--json', 'print the plan as JSON (with --plan-only)')
+    .option('--yes', 'confirm a changed shape or --allow-non-restored-state without asking')
     .argument('[programArgs...]', 'the program arguments, after --')
-    .action(async (programArgs: string[], options: CommonOptions & { jar: string; from: string; parallelism?: number; entryClass?: string; job?: string; allowNonRestoredState?: boolean }) => {
+    .action(async (programArgs: string[], options: CommonOptions & { jar: string; from: string; parallelism?: number; entryClass?: string; job?: string; allowNonRestoredState?: boolean; planOnly?: boolean; json?: boolean }) => {
       await withCli(options, async (cli) => {
         await attach(options);
+        const request = {
+          clusterId: parseClusterUrl(options.url),
+          jobId: options.job,
+          program: { jarId: options.jar, entryClass: options.entryClass, programArgs },
+          savepointPath: options.from,
+          parallelism: options.parallelism,
+          allowNonRestoredState: options.allowNonRestoredState === true,
+        };
+        const plan = await cli.operations.planResubmit(request);
+        if (options.planOnly) {
+          process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : formatResubmitPlan(plan));
+          return;
+        }
+        process.stderr.write(formatResubmitPlan(plan));
+        if (plan.changes.length > 0) await confirm(`Resubmit with a changed shape: ${plan.changes.map((c) => c.words).join('; ')}.`, options);
         if (options.allowNonRestoredState) await confirm('Resubmit allowing non-restored state: state in the savepoint that no operator of the program claims is dropped for good.', options);
-        await runOperation(
-          cli,
-          {
-            kind: 'resubmit',
-            clusterId: parseClusterUrl(options.url),
-            jobId: options.job,
-            triggerId: newTriggerId(),
-            program: { jarId: options.jar, entryClass: options.entryClass, programArgs },
-            savepointPath: options.from,
-            parallelism: options.parallelism,
-            allowNonRestoredState: options.allowNonRestoredState === true,
-          },
-          options,
-          (e) => e.newJobId ?? '',
-        );
+        await runOperation(cli, { kind: 'resubmit', triggerId: newTriggerId(), ...request }, options, (e) => {
+          // The new job beside the stopped run, as the journal keeps it.
+          if (e.shapeChanges) process.stderr.write(`${describeChanges(e.shapeChanges)}\n`);
+          return e.newJobId ?? '';
+        });
       });
     });
 
@@ -331,6 +339,20 @@ function formatJournal(entries: JournalEntry[]): string {
 
 function rate(n: number | null): string {
   return n === null || !Number.isFinite(n) ? '-' : n >= 100 ? String(Math.round(n)) : n.toFixed(1);
+}
+
+/** Flink's plan of a resubmit beside the stopped run, vertex by vertex, then what differs. */
+export function formatResubmitPlan(plan: ResubmitPlan): string {
+  const at = plan.jobParallelism === null ? 'no job parallelism (the program\'s own and the cluster\'s default)' : `job parallelism ${plan.jobParallelism}`;
+  const lines = [`Flink's plan of the program at ${at}${plan.stopped ? ', beside the stopped run' : ''}:`];
+  const stoppedOf = new Map([...matchVertices(plan.stopped ?? [], plan.planned)].flatMap(([before, after]) => (after ? [[after, before] as const] : [])));
+  const rows = plan.planned.map((v) => {
+    const before = stoppedOf.get(v);
+    return [v.name, before ? `${before.parallelism}` : '-', before?.maxParallelism != null ? `${before.maxParallelism}` : '-', `${v.parallelism}`];
+  });
+  lines.push(formatTable(['VERTEX', 'STOPPED RUN', 'MAX PARALLELISM', 'PLAN'], rows).trimEnd());
+  lines.push(plan.stopped ? describeChanges(plan.changes) : 'No stopped run to compare with (give --job).', '');
+  return lines.join('\n');
 }
 
 export function formatPlan(plan: RescalePlan): string {

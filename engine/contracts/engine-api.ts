@@ -553,6 +553,11 @@ export interface EngineApi {
   exportJournal(filter: JournalFilter, format: 'csv' | 'json'): Promise<JournalExport>;
   /** Predicts each keyed vertex's per-subtask load at the new parallelism; changes nothing. */
   planRescale(clusterId: string, jobId: string, request: { parallelism: number | Record<string, number>; hotKeys?: HotKeyLoad[] }): Promise<RescalePlan>;
+  /**
+   * The plan Flink would run for a resubmit (`POST /jars/:jarid/plan`, the run's arguments) beside the stopped run's
+   * vertices, with every difference named; sends nothing that runs. Bad arguments or a missing jar: a clear error.
+   */
+  planResubmit(request: ResubmitPlanRequest): Promise<ResubmitPlan>;
   /** A finished rescale's prediction beside the load measured now. */
   getRescaleOutcome(entryId: string): Promise<RescaleOutcome>;
   /** The job's savepoints and those of its earlier runs, newest first. */
@@ -640,6 +645,39 @@ export type OperationRequest =
       allowNonRestoredState?: boolean;
     };
 
+/** A resubmit as the user is about to ask for it: what `planResubmit` plans. */
+export type ResubmitPlanRequest = Omit<Extract<OperationRequest, { kind: 'resubmit' }>, 'kind' | 'triggerId'>;
+
+/** A vertex's parallelism in one run of a job, or in the plan of the next; matched across runs by id, else by name. */
+export interface VertexShape {
+  id: string;
+  name: string;
+  parallelism: number;
+  /** null: not known (Flink's plan of a jar does not give it). */
+  maxParallelism: number | null;
+}
+
+/** One way a run differs from the stopped one, in words ("tenant-cost: 32 → 4"). */
+export interface ShapeChange {
+  vertexName: string;
+  kind: 'parallelism' | 'max-parallelism' | 'missing' | 'added';
+  from: number | null;
+  to: number | null;
+  words: string;
+}
+
+/** What a resubmit would run (Flink's plan) beside what the stopped run ran. */
+export interface ResubmitPlan {
+  /** The vertices Flink will run, from `POST /jars/:jarid/plan` with the run's arguments. */
+  planned: VertexShape[];
+  /** The stopped run's vertices; null when the resubmit names no job (nothing to compare with). */
+  stopped: VertexShape[] | null;
+  /** How the plan differs from the stopped run; empty when it has the same shape (or there is nothing to compare). */
+  changes: ShapeChange[];
+  /** The job parallelism the run request names; null: none (the program's own and the cluster's default apply). */
+  jobParallelism: number | null;
+}
+
 /** What an operation was asked to do, as the journal keeps it. */
 export interface OperationParams {
   targetDirectory?: string;
@@ -659,6 +697,9 @@ export interface OperationParams {
   stopTriggerId?: string;
   resubmitTriggerId?: string;
   hotKeys?: HotKeyLoad[];
+  /** Resubmit: the stopped run's vertices and the plan the user confirmed, kept to compare the new job with. */
+  stoppedShape?: VertexShape[];
+  plannedShape?: VertexShape[];
 }
 
 /** One operation in the journal, written before its request is sent and updated as it progresses. */
@@ -697,6 +738,11 @@ export interface JournalEntry {
   checkpoint?: SavepointProgress | null;
   /** What the operation did to the job's other checkpoints, e.g. the periodic checkpoint a stop abandoned. */
   checkpointNote?: string | null;
+  /**
+   * Resubmit: how the new job's vertices differ from the stopped run's (empty: the same shape), once it runs.
+   * Absent when there was nothing to compare (no stopped run, or not running yet).
+   */
+  shapeChanges?: ShapeChange[];
 }
 
 export interface JournalFilter {
@@ -834,7 +880,8 @@ export interface OperationsContext {
   /** null when jobs can be run from an uploaded jar; else why not and what to do instead. */
   jarSubmissionUnavailable: string | null;
   /** Best guess of the program that runs this job, for the resubmit form (always shown to the user to check). */
-  resubmitDefaults: { program: JarProgram | null; parallelism: number; source: string };
+  /** `parallelism`: the stopped run's job parallelism; null when unknown (none is sent: the program's and the cluster's default). */
+  resubmitDefaults: { program: JarProgram | null; parallelism: number | null; source: string };
   /** An open operation of this job (any process), which disables the buttons. */
   inFlight: JournalEntry | null;
   /**
@@ -929,6 +976,7 @@ export const ENGINE_METHODS = [
   'listJournal',
   'exportJournal',
   'planRescale',
+  'planResubmit',
   'getRescaleOutcome',
   'listSavepoints',
   'exportSkewReport',

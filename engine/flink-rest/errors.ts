@@ -141,7 +141,19 @@ function firstFlinkError(body: unknown): string | undefined {
   const errors = (parsed as { errors?: unknown } | null)?.errors;
   if (!Array.isArray(errors) || typeof errors[0] !== 'string') return undefined;
   // Flink puts the message first and often a whole stack trace second: keep the first line only.
-  return errors[0].split('\n')[0].slice(0, 300);
+  const first = errors[0].split('\n')[0];
+  // An unhandled failure says only "Internal server error." first; the reason is the trace's innermost cause.
+  const cause = /^Internal server error\.?$/.test(first) && typeof errors[1] === 'string' ? innermostCause(errors[1]) : undefined;
+  return (cause ? `Internal server error: ${cause}` : first).slice(0, 300);
+}
+
+/** The message of the last "Caused by:" (else the first exception) of a Java stack trace, without class names. */
+function innermostCause(trace: string): string | undefined {
+  const exceptions = trace.split('\n').filter((line) => /^(Caused by: )?(?:[a-z][\w$]*\.)+[A-Z][\w$]*(: |$)/.test(line));
+  const last = exceptions.at(-1);
+  if (!last) return undefined;
+  const message = last.replace(/^Caused by: /, '').replace(/^(?:(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:: |$))+/, '').trim();
+  return message || undefined;
 }
 
 function describe(error: unknown): string {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { jarRunBody, resourceRequirementsBody, savepointBody, stopBody } from '../operations/request-bodies.ts';
+import { jarPlanBody, jarRunBody, resourceRequirementsBody, savepointBody, stopBody } from '../operations/request-bodies.ts';
 import { operationEndpoints } from './operation-endpoints.ts';
 
 /**
@@ -105,6 +105,7 @@ describe('operation endpoints against the official Flink REST spec', () => {
     const bodies: Array<[keyof typeof operationEndpoints, unknown]> = [
       ['triggerSavepoint', savepointBody(all, 'b'.repeat(32))],
       ['stopWithSavepoint', stopBody(all, 'b'.repeat(32))],
+      ['planJar', jarPlanBody({ jarId: 'x.jar', entryClass: 'com.example.Main', programArgs: ['--rate', '10'] }, all)],
       ['runJar', jarRunBody({ jarId: 'x.jar', entryClass: 'com.example.Main', programArgs: ['--rate', '10'] }, all)],
       ['updateResourceRequirements', resourceRequirementsBody({ ['c'.repeat(32)]: { parallelism: { lowerBound: 1, upperBound: 2 } } }, { ['c'.repeat(32)]: 4 })],
     ];

@@ -38,6 +38,8 @@ export const operationEndpoints = {
     emptyResponse: true,
   }),
   jars: spec('GET', '/jars', 'JarListInfo', schemas.JarListInfo),
+  /** The job graph a run with these arguments would start: Flink runs the program's main() and starts nothing. */
+  planJar: spec('POST', '/jars/:jarid/plan', 'JobPlanInfo', schemas.JarPlan, { specRequest: 'JarPlanRequestBody' }),
   runJar: spec('POST', '/jars/:jarid/run', 'JarRunResponseBody', schemas.JarRunResponse, { specRequest: 'JarRunRequestBody' }),
   jobConfig: spec('GET', '/jobs/:jobid/config', 'JobConfigInfo', schemas.JobConfig),
   jobExecutionResult: spec('GET', '/jobs/:jobid/execution-result', 'JobExecutionResultResponseBody', schemas.JobExecutionResult),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JobPlanInfo } from './schemas.ts';
 
 /**
  * The write side of Flink's REST API the operations use: trigger bodies and answers, the async-operation status,
@@ -65,6 +66,9 @@ export const JarListInfo = z.object({
     }),
   ),
 });
+
+/** `JobPlanInfo` of `POST /jars/:jarid/plan`: the same plan as `GET /jobs/:jobid/plan`. */
+export const JarPlan = JobPlanInfo;
 
 /** `JarRunResponseBody` of `POST /jars/:jarid/run`. */
 export const JarRunResponse = z.object({ jobid: z.string() });
@@ -149,6 +153,12 @@ export interface StopWithSavepointRequestBody {
   drain?: boolean;
   formatType?: 'CANONICAL' | 'NATIVE';
   triggerId?: string;
+}
+
+export interface JarPlanRequestBody {
+  entryClass?: string;
+  programArgsList?: string[];
+  parallelism?: number;
 }
 
 export interface JarRunRequestBody {

@@ -32,6 +32,19 @@ describe('LocalEngine options', () => {
     expect(engine.configuration).toContainEqual({ key: 'local-engine.seed', value: '9' });
   });
 
+  it('a run at a job parallelism keeps the operators\' own parallelism, as Flink does; its plan is the graph it runs', () => {
+    const engine = new LocalEngine({ clock: clock(), scenario: 'hot-tenant' });
+    const [first] = engine.cluster.jobs.values();
+    first.cancel();
+    const plan = engine.planBuiltInJob({ job: 'gatewaymeter', parallelism: 2 });
+    expect(plan.vertices.map((v) => v.parallelism)).toEqual([2, 2, 32]);
+    expect(engine.cluster.jobs.size).toBe(1);
+    const run = engine.runBuiltInJob({ job: 'gatewaymeter', parallelism: 2 });
+    expect(run.jobGraph.vertices.map((v) => [v.name, v.parallelism])).toEqual(plan.vertices.map((v) => [v.name, v.parallelism]));
+    expect(run.jobGraph.vertices.map((v) => v.id)).toEqual(first.jobGraph.vertices.map((v) => v.id));
+    expect(plan.vertices.map((v) => v.id)).toEqual(first.jobGraph.vertices.map((v) => v.id));
+  });
+
   it('rejects bad options with messages that name them', () => {
     expect(() => new LocalEngine({ clock: clock(), parallelism: 129 })).toThrow(/--parallelism.*\(129\) is higher than its maximum parallelism \(128\)/);
     expect(() => new LocalEngine({ clock: clock(), parallelism: 1.5 })).toThrow(/--parallelism must be a positive whole number/);

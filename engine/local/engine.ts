@@ -10,7 +10,7 @@ import { configurationOf, type JobArguments, type RestartStrategyName } from './
 import { AsyncOperationRegistry } from './operations/async-operations.ts';
 import { resolveRestartStrategy, type RestartStrategyConfig } from './restart/restart-strategy.ts';
 import { LocalCluster } from './runtime/cluster.ts';
-import { buildJobGraph } from './runtime/job-graph.ts';
+import { buildJobGraph, type JobGraph } from './runtime/job-graph.ts';
 import type { JobExecution } from './runtime/job.ts';
 import { DEFAULT_NETWORK_CONFIG, type NetworkConfig } from './runtime/network.ts';
 import { DEFAULT_TRAFFIC, resolveScenario, type Scenario } from './scenarios/scenario.ts';
@@ -273,12 +273,24 @@ export class LocalEngine {
   }
 
   /**
-   * Runs a built-in job: the engine's options, overridden by the run's program arguments; from a savepoint when
-   * `savepointPath` is set (restored at the run's parallelism by key-group redistribution, operators matched by uid).
-   * Throws {@link LocalEngineError} (bad arguments, not enough slots) or the restore's `CheckpointLoadError` /
-   * `RestoreError` with Flink's messages; nothing is started then.
+   * The job graph a run would start (`POST /jars/:jarid/plan`): the same arguments and checks as
+   * {@link runBuiltInJob}, and nothing started. Throws {@link LocalEngineError} for bad arguments.
    */
-  runBuiltInJob(run: BuiltInJobRun): JobExecution {
+  planBuiltInJob(run: BuiltInJobRun): JobGraph {
+    const { generator, parallelism, operatorParallelism, maxParallelism } = this.runShape(run);
+    try {
+      return buildJobGraph(builtInJob(run.job, { parallelism, operatorParallelism, maxParallelism, generator, sink: new TenantCostSink(new ResultStore()) }));
+    } catch (error) {
+      throw new LocalEngineError((error as Error).message);
+    }
+  }
+
+  /**
+   * What a run's arguments make of the job: its scenario and traffic, the default parallelism (the run's, else the
+   * scenario's or the engine's) and, as in Flink, the operators' own parallelism, which a job parallelism never
+   * overrides; checked against the max parallelism.
+   */
+  private runShape(run: BuiltInJobRun) {
     const fail = (message: string): never => {
       throw new LocalEngineError(message);
     };
@@ -295,9 +307,8 @@ export class LocalEngine {
     const rate = run.rate ?? this.options.rate ?? traffic.rate;
     const events = run.events ?? this.options.events;
     const generator: GeneratorConfig = { ...traffic, rate, events, throttle: !this.options.unthrottled, seed };
-    const explicitParallelism = run.parallelism;
-    const parallelism = explicitParallelism ?? (run.scenario !== undefined ? (scenario?.parallelism ?? this.defaultParallelism) : this.defaultParallelism);
-    const operatorParallelism = explicitParallelism === undefined ? scenario?.operatorParallelism : undefined;
+    const parallelism = run.parallelism ?? (run.scenario !== undefined ? (scenario?.parallelism ?? this.defaultParallelism) : this.defaultParallelism);
+    const operatorParallelism = scenario?.operatorParallelism;
     const jobConf: Record<string, string> = { ...configurationOf(run), ...run.flinkConfiguration };
     const conf = { ...this.clusterConfiguration, ...jobConf };
     const maxParallelismRaw = conf['pipeline.max-parallelism'];
@@ -310,6 +321,20 @@ export class LocalEngine {
         fail((error as Error).message);
       }
     }
+    return { scenario, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, jobConf, conf };
+  }
+
+  /**
+   * Runs a built-in job: the engine's options, overridden by the run's program arguments; from a savepoint when
+   * `savepointPath` is set (restored at the run's parallelism by key-group redistribution, operators matched by uid).
+   * Throws {@link LocalEngineError} (bad arguments, not enough slots) or the restore's `CheckpointLoadError` /
+   * `RestoreError` with Flink's messages; nothing is started then.
+   */
+  runBuiltInJob(run: BuiltInJobRun): JobExecution {
+    const fail = (message: string): never => {
+      throw new LocalEngineError(message);
+    };
+    const { scenario, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, jobConf, conf } = this.runShape(run);
     const sinkDir = run.sinkDir !== undefined ? checkFolder(run.sinkDir, '--sink-dir', 'rest') : this.sinkDir;
     let checkpointing;
     let restartStrategy: RestartStrategyConfig;

@@ -22,6 +22,8 @@ const COLUMNS: Array<[header: string, value: (e: JournalEntry) => string | numbe
   ['part_of', (e) => e.parentId],
   ['trigger_requests', (e) => e.requests.trigger],
   ['poll_requests', (e) => e.requests.poll],
+  // A resubmit's new job beside the stopped run: empty when not compared, `none` when nothing changed.
+  ['shape_changes', (e) => (e.shapeChanges === undefined ? null : e.shapeChanges.map((c) => c.words).join('; ') || 'none')],
 ];
 
 export function journalToCsv(entries: JournalEntry[]): string {

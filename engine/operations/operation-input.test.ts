@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJournalFilter, parseOperationRequest } from './operation-input.ts';
+import { parseJournalFilter, parseOperationRequest, parseResubmitPlanRequest } from './operation-input.ts';
 
 const job = 'a'.repeat(32);
 const trigger = 'b'.repeat(32);
@@ -17,6 +17,12 @@ describe('operation input at the edge', () => {
     expect(() => parseOperationRequest({ kind: 'rescale', clusterId: 'c', jobId: job, triggerId: trigger, parallelism: 0 })).toThrow(/`parallelism`/);
     expect(() => parseOperationRequest({ kind: 'launch', clusterId: 'c' })).toThrow(/Operation request: `kind`/);
     expect(() => parseOperationRequest(null)).toThrow(/Operation request/);
+  });
+
+  it('checks a resubmit plan request as the resubmit it previews', () => {
+    expect(parseResubmitPlanRequest({ clusterId: 'c', jobId: job, program: { jarId: 'x.jar', programArgs: ['--rate', '10'] }, parallelism: 4 })).toMatchObject({ parallelism: 4 });
+    expect(() => parseResubmitPlanRequest({ clusterId: 'c', program: { jarId: 'x.jar' }, parallelism: 0 })).toThrow(/^Resubmit plan request: `parallelism`/);
+    expect(() => parseResubmitPlanRequest({ clusterId: 'c', program: { jarId: 'x.jar', programArgs: '--rate 10' } })).toThrow(/^Resubmit plan request: `program.programArgs`/);
   });
 
   it('reads a journal filter, absent or partial', () => {

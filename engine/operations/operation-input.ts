@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JournalFilter, OperationRequest } from '../contracts/engine-api.ts';
+import type { JournalFilter, OperationRequest, ResubmitPlanRequest } from '../contracts/engine-api.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 
 /**
@@ -41,6 +41,16 @@ const OperationRequestSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
+/** `planResubmit`: the resubmit as it will be asked for, less its kind and trigger id. */
+const ResubmitPlanRequestSchema = z.object({
+  clusterId: id,
+  jobId: hex32.optional(),
+  program,
+  savepointPath: z.string().optional(),
+  parallelism: z.number().int().min(1).optional(),
+  allowNonRestoredState: z.boolean().optional(),
+});
+
 const JournalFilterSchema = z
   .object({
     clusterId: z.string().optional(),
@@ -62,6 +72,10 @@ function check<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
 
 export function parseOperationRequest(input: unknown): OperationRequest {
   return check(OperationRequestSchema, input, 'Operation request') as OperationRequest;
+}
+
+export function parseResubmitPlanRequest(input: unknown): ResubmitPlanRequest {
+  return check(ResubmitPlanRequestSchema, input, 'Resubmit plan request');
 }
 
 export function parseJournalFilter(input: unknown): JournalFilter {

@@ -128,6 +128,52 @@ describe('stop-with-savepoint, cancel and resubmit', () => {
     expect(listed).toContainEqual(expect.objectContaining({ path: stop.resultPath, jobId: kit.jobId, kind: 'stop', format: 'canonical', source: 'journal' }));
   }, 60_000);
 
+  it('resubmit: the plan Flink will run beside the stopped run, every difference named; the new job compared once it runs', async () => {
+    kit = await startOperationsKit({ scenario: 'hot-tenant', rate: 300 });
+    kit.handle.engine.advance(15_000);
+    const stop = await (await kit.operations.start({ kind: 'stop', clusterId: 'local', jobId: kit.jobId, triggerId: newTriggerId(), drain: false })).done;
+    expect(stop.state, stop.failure ?? '').toBe('succeeded');
+    const context = await kit.operations.operationsContext('local', kit.jobId);
+    // The stopped run's default (4): tenant-cost sets its own 32, which a job parallelism does not override.
+    expect(context.resubmitDefaults.parallelism).toBe(4);
+    const request = { clusterId: 'local', jobId: kit.jobId, program: context.resubmitDefaults.program!, savepointPath: stop.resultPath! };
+    const same = await kit.operations.planResubmit({ ...request, parallelism: 4 });
+    expect(same.stopped!.map((v) => [v.name, v.parallelism, v.maxParallelism])).toEqual([
+      ['Source: gateway-events -> parse', 4, 128],
+      ['assemble', 4, 128],
+      ['tenant-cost -> Sink: usd-sink', 32, 128],
+    ]);
+    expect(same.planned.map((v) => [v.name, v.parallelism])).toEqual(same.stopped!.map((v) => [v.name, v.parallelism]));
+    expect(same.changes).toEqual([]);
+    // Other arguments make another job: the scenario without its own tenant-cost parallelism.
+    const otherArgs = context.resubmitDefaults.program!.programArgs!.map((a) => (a === 'hot-tenant' ? 'exactly-once' : a));
+    const other = await kit.operations.planResubmit({ ...request, program: { ...request.program, programArgs: otherArgs }, parallelism: 4 });
+    expect(other.changes.map((c) => c.words)).toEqual(['tenant-cost -> Sink: usd-sink: 32 → 4']);
+    expect(kit.handle.engine.cluster.jobs.size).toBe(1);
+
+    const outcome = await (await kit.operations.start({ kind: 'resubmit', triggerId: newTriggerId(), ...request, parallelism: 2 })).done;
+    expect(outcome.state, outcome.failure ?? '').toBe('succeeded');
+    expect(outcome.params.plannedShape!.map((v) => v.parallelism)).toEqual([2, 2, 32]);
+    expect(kit.handle.engine.cluster.jobs.get(outcome.newJobId!)!.jobGraph.vertices.map((v) => v.parallelism)).toEqual([2, 2, 32]);
+    expect(outcome.shapeChanges!.map((c) => c.words)).toEqual(['Source: gateway-events -> parse: 4 → 2', 'assemble: 4 → 2']);
+    expect(outcome.progress).toBe('Differs from the stopped run: Source: gateway-events -> parse: 4 → 2; assemble: 4 → 2.');
+    expect(kit.operations.journal.get(outcome.id)!.shapeChanges).toEqual(outcome.shapeChanges);
+  }, 120_000);
+
+  it('resubmit whose plan fails (bad arguments, a parallelism above the max) is refused with the cause: nothing journaled, nothing sent', async () => {
+    kit = await startOperationsKit();
+    kit.handle.engine.advance(5_000);
+    const program = { jarId: 'local-engine_gatewaymeter.jar', programArgs: ['--speed', 'fast'] };
+    const request = { kind: 'resubmit', clusterId: 'local', jobId: kit.jobId, triggerId: newTriggerId(), program, savepointPath: '/tmp/x' } as const;
+    await expect(kit.operations.planResubmit(request)).rejects.toThrow(
+      /^Not sent: Flink could not plan local-engine_gatewaymeter\.jar with these arguments \(.*Unknown program argument "--speed".*\)\. Check the jar, the entry class and the program arguments\.$/,
+    );
+    await expect(kit.operations.start(request)).rejects.toThrow(/^Not sent: Flink could not plan/);
+    await expect(kit.operations.start({ ...request, program: { jarId: program.jarId }, parallelism: 129 })).rejects.toThrow(/^Not sent: .*is higher than its maximum parallelism \(128\)/);
+    expect(kit.operations.journal.list()).toEqual([]);
+    expect(kit.handle.engine.cluster.jobs.size).toBe(1);
+  }, 60_000);
+
   it('cancel ends the job CANCELED', async () => {
     kit = await startOperationsKit();
     kit.handle.engine.advance(5_000);

@@ -9,6 +9,9 @@ import type {
   RescaleOutcome,
   RecentCheckpoints,
   RescalePlan,
+  ResubmitPlan,
+  ResubmitPlanRequest,
+  VertexShape,
 } from '../contracts/engine-api.ts';
 import { recentCheckpoints } from '../analysis/savepoint-progress.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
@@ -30,7 +33,9 @@ import {
 } from './cluster-facts.ts';
 import { DEFAULT_OPERATION_SETTINGS, REAL_CLOCK, type DriveOptions, type DriverContext, type OperationClock, type OperationSettings } from './driver-context.ts';
 import { isOpen, LeaseLostError, OperationsJournal, publicEntry, type StoredJournalEntry } from './journal.ts';
+import { compareShapes, matchVertices, shapeOfJob, shapeOfPlan } from './job-shape.ts';
 import { observeLoad } from './observed-load.ts';
+import { jarPlanBody } from './request-bodies.ts';
 import { driveRescale, isNewStep, type NewStep } from './rescale-operation.ts';
 import { buildRescalePlan, targetParallelism, validateHotKeys } from './rescale-planning.ts';
 import { driveResubmit } from './resubmit-operation.ts';
@@ -221,6 +226,33 @@ export class Operations {
   }
 
   private async prepareResubmit(request: Extract<OperationRequest, { kind: 'resubmit' }>, cluster: OperationsCluster): Promise<Omit<StoredJournalEntry, 'lease'>> {
+    const { plan, jobName } = await this.resubmitPlanOf(request, cluster);
+    return {
+      ...this.base(request, cluster, jobName),
+      kind: 'resubmit',
+      phase: 'submit',
+      params: {
+        program: request.program,
+        jobParallelism: request.parallelism,
+        savepointPath: request.savepointPath?.trim(),
+        allowNonRestoredState: request.allowNonRestoredState === true,
+        newJobId: newTriggerId(),
+        ...(plan.stopped ? { stoppedShape: plan.stopped } : {}),
+        plannedShape: plan.planned,
+      },
+    };
+  }
+
+  /**
+   * What a resubmit would run (Flink's plan of the jar with the run's arguments) beside the stopped run; starts
+   * nothing. Bad arguments, a jar that is gone, an entry class the jar lacks: an error that says so.
+   */
+  async planResubmit(request: ResubmitPlanRequest): Promise<ResubmitPlan> {
+    if (typeof request !== 'object' || request === null) throw new EngineError('invalid-input', 'No resubmit given.');
+    return (await this.resubmitPlanOf(request, this.deps.cluster(request.clusterId))).plan;
+  }
+
+  private async resubmitPlanOf(request: ResubmitPlanRequest, cluster: OperationsCluster): Promise<{ plan: ResubmitPlan; jobName: string | null }> {
     if (request.jobId !== undefined) requireJobId(request.jobId);
     const program = request.program;
     if (!program || typeof program.jarId !== 'string' || program.jarId === '') throw new EngineError('invalid-input', 'Which jar? A resubmit runs an uploaded jar: give its id.');
@@ -233,29 +265,37 @@ export class Operations {
     if (request.savepointPath !== undefined && (typeof request.savepointPath !== 'string' || request.savepointPath.trim() === '')) {
       throw new EngineError('invalid-input', 'The savepoint path is empty.');
     }
-    const { jarListFacts, jobName } = await this.resubmitFacts(cluster, request.jobId);
+    const { jarListFacts, jobName, stopped } = await this.resubmitFacts(cluster, request.jobId);
     const unavailable = jarSubmissionUnavailable(jarListFacts);
     if (unavailable) throw new EngineError('invalid-input', unavailable);
     checkProgram(program, jarListFacts);
+    let answer;
+    try {
+      answer = await cluster.client.request(operationEndpoints.planJar, { jarid: program.jarId }, undefined, { body: jarPlanBody(program, { jobParallelism: request.parallelism }) });
+    } catch (error) {
+      // The plan runs the program's main(): its failure is the run's (bad arguments, a missing class or jar).
+      if (error instanceof EngineError && error.info.status !== undefined) {
+        throw new EngineError('invalid-input', `Not sent: Flink could not plan ${program.jarId} with these arguments (${error.info.message}). Check the jar, the entry class and the program arguments.`);
+      }
+      throw error;
+    }
+    const planned = shapeOfPlan(answer.plan);
+    // A planned vertex the stopped run had goes by the name the job showed (a plan has only descriptions).
+    if (stopped) for (const [before, after] of matchVertices(stopped, planned)) if (after) after.name = before.name;
     return {
-      ...this.base(request, cluster, jobName),
-      kind: 'resubmit',
-      phase: 'submit',
-      params: {
-        program,
-        jobParallelism: request.parallelism,
-        savepointPath: request.savepointPath?.trim(),
-        allowNonRestoredState: request.allowNonRestoredState === true,
-        newJobId: newTriggerId(),
-      },
+      plan: { planned, stopped, changes: stopped ? compareShapes(stopped, planned) : [], jobParallelism: request.parallelism ?? null },
+      jobName,
     };
   }
 
-  private async resubmitFacts(cluster: OperationsCluster, jobId: string | undefined): Promise<{ jarListFacts: Pick<ClusterFacts, 'webSubmit' | 'jars'>; jobName: string | null }> {
+  private async resubmitFacts(
+    cluster: OperationsCluster,
+    jobId: string | undefined,
+  ): Promise<{ jarListFacts: Pick<ClusterFacts, 'webSubmit' | 'jars'>; jobName: string | null; stopped: VertexShape[] | null }> {
     if (jobId) {
       try {
         const facts = await readClusterFacts(cluster.client, jobId);
-        return { jarListFacts: facts, jobName: facts.details.name };
+        return { jarListFacts: facts, jobName: facts.details.name, stopped: shapeOfJob(facts.details) };
       } catch (error) {
         if (!(error instanceof EngineError && error.info.status === 404)) throw error;
       }
@@ -272,7 +312,7 @@ export class Operations {
     } catch {
       webSubmit = null;
     }
-    return { jarListFacts: { jars, webSubmit }, jobName: null };
+    return { jarListFacts: { jars, webSubmit }, jobName: null, stopped: null };
   }
 
   private targetDirectory(given: string | undefined, facts: ClusterFacts): string {
@@ -417,7 +457,8 @@ export class Operations {
       jarSubmissionUnavailable: jarSubmissionUnavailable(facts),
       resubmitDefaults: {
         program: guess.program,
-        parallelism: facts.jobParallelism ?? Math.max(1, ...facts.details.vertices.map((v) => v.parallelism)),
+        // The stopped run's own default: operators that set their own parallelism keep it (a plan shows it).
+        parallelism: facts.jobParallelism,
         source: guess.source,
       },
       inFlight: open ? publicEntry(open) : null,

@@ -1,5 +1,6 @@
 import type { JarProgram, OperationParams } from '../contracts/engine-api.ts';
 import type {
+  JarPlanRequestBody,
   JarRunRequestBody,
   JobResourceRequirementsBody,
   SavepointTriggerRequestBody,
@@ -41,6 +42,12 @@ export function jarRunBody(program: JarProgram, params: Pick<OperationParams, 'j
     ...(params.savepointPath ? { savepointPath: params.savepointPath } : {}),
     allowNonRestoredState: params.allowNonRestoredState ?? false,
   };
+}
+
+/** `POST /jars/:jarid/plan` with the arguments of the run it previews (a plan has no savepoint and no job id). */
+export function jarPlanBody(program: JarProgram, params: Pick<OperationParams, 'jobParallelism'>): JarPlanRequestBody {
+  const { entryClass, programArgsList, parallelism } = jarRunBody(program, params);
+  return { ...(entryClass !== undefined ? { entryClass } : {}), programArgsList, ...(parallelism !== undefined ? { parallelism } : {}) };
 }
 
 /**

@@ -4,12 +4,14 @@ import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { describeFailure } from './failure-cause.ts';
 import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
 import type { StoredJournalEntry } from './journal.ts';
+import { compareShapes, describeChanges, shapeOfJob } from './job-shape.ts';
 import { jarRunBody } from './request-bodies.ts';
 
 /**
  * Resubmit: `POST /jars/:jarid/run` (from a savepoint, at a parallelism) with a job id chosen before the request,
  * then follow the new job until every task runs. Phases: `submit` → `watch`. A resumed `submit` is resolved by
- * asking for that job id: Flink never runs two jobs with one id, so nothing can start twice.
+ * asking for that job id: Flink never runs two jobs with one id, so nothing can start twice. Once the new job runs,
+ * its vertices are compared with the stopped run's (kept in the entry before the request) and any change reported.
  */
 
 const TERMINAL = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
@@ -123,7 +125,10 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
       continue;
     }
     if (details.state === 'RUNNING' && details.vertices.every((v) => v.status === 'RUNNING')) {
-      await progress.write({ state: 'succeeded', newJobId: jobId, progress: null });
+      // The new job beside the stopped run: any vertex whose parallelism or max parallelism changed is reported.
+      const stopped = entry.params.stoppedShape;
+      const shapeChanges = stopped ? compareShapes(stopped, shapeOfJob(details)) : undefined;
+      await progress.write({ state: 'succeeded', newJobId: jobId, progress: shapeChanges ? describeChanges(shapeChanges) : null, ...(shapeChanges ? { shapeChanges } : {}) });
       return;
     }
     if (TERMINAL.has(details.state)) {

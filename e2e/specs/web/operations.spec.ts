@@ -71,7 +71,7 @@ test('savepoint: the cluster\'s default folder offered, another chosen; confirme
   await expect(ops.savepoints).toContainText('native');
 });
 
-test('stop with savepoint, then resubmit from it: confirmation names job, target and drain; the new job is followed', async ({ app, consoleProcess, page }) => {
+test('stop with savepoint, then resubmit from it: confirmation names job, target and drain; the plan names each vertex it changes; the page follows the new job', async ({ app, consoleProcess, page }) => {
   const job = await engineJob(consoleProcess);
   const target = tempDir();
   const cluster = await app.openCluster('Local engine');
@@ -97,20 +97,52 @@ test('stop with savepoint, then resubmit from it: confirmation names job, target
   await ops.savepoints.getByRole('button', { name: 'Resubmit from this…' }).first().click();
   await expect(ops.dialog.getByLabel('Savepoint (or retained checkpoint)')).toHaveValue(location);
   await expect(ops.dialog.getByLabel('Jar')).toHaveValue('local-engine_gatewaymeter.jar');
-  await expect(ops.dialog.getByLabel('Program arguments')).toHaveValue(/--scenario hot-tenant/);
+  const args = ops.dialog.getByLabel('Program arguments');
+  await expect(args).toHaveValue(/--scenario hot-tenant/);
+  const proposedArgs = await args.inputValue();
+  // The defaults restore the stopped run: its job parallelism (4); tenant-cost keeps its own 32.
+  await expect(ops.dialog.getByLabel('Parallelism')).toHaveValue('4');
+  const planned = (vertexId: string) => ops.confirm.getByTestId(testIds.operations.resubmitPlanVertex(vertexId)).getByRole('cell');
+  const tenantCost = job.vertices.find((v) => v.name.startsWith('tenant-cost'))!;
+  const source = job.vertices.find((v) => v.name.startsWith('Source'))!;
+  await ops.dialog.getByRole('button', { name: 'Resubmit…' }).click();
+  await expect(planned(tenantCost.id)).toHaveText([tenantCost.name, '32', '128', '32']);
+  await expect(ops.confirm.getByTestId(testIds.operations.shapeChanges)).toHaveText('Same shape as the stopped run: every vertex at its parallelism.');
+  await ops.confirm.getByRole('button', { name: 'Back' }).click();
+
+  // Arguments the program refuses: Flink cannot plan it, the dialog says why, nothing is sent.
+  await args.fill(`${proposedArgs} --speed fast`);
+  await ops.dialog.getByRole('button', { name: 'Resubmit…' }).click();
+  await expect(ops.dialog).toContainText('Flink could not plan this run: nothing was sent');
+  await expect(ops.dialog).toContainText('Unknown program argument "--speed"');
+  await args.fill(proposedArgs);
+
+  // Another job parallelism: the plan names each vertex it changes; tenant-cost keeps its own parallelism.
   await ops.dialog.getByLabel('Parallelism').fill('8');
   await ops.dialog.getByRole('button', { name: 'Resubmit…' }).click();
   await expect(ops.confirm).toContainText(`restoring ${location}`);
+  await expect(ops.confirm).toContainText('at job parallelism 8');
+  await expect(planned(source.id)).toHaveText([source.name, '4', '128', '8']);
+  await expect(planned(tenantCost.id)).toHaveText([tenantCost.name, '32', '128', '32']);
+  const changes = ops.confirm.getByTestId(testIds.operations.shapeChanges);
+  await expect(changes.getByRole('listitem')).toHaveText([`${source.name}: 4 → 8`, 'assemble: 4 → 8']);
+  await ops.screenshot('operations-resubmit-plan.png', ops.confirm);
+  // A changed shape is sent only once accepted.
+  await expect(ops.confirmButton()).toBeDisabled();
+  await ops.confirm.getByLabel('Run it with these changes').check();
   await ops.confirmButton().click();
-  await ops.expectOutcome('succeeded');
-  const newJob = ops.status.getByRole('link');
-  await expect(newJob).toHaveText(/^[0-9a-f]{32}$/);
-  const newJobId = (await newJob.textContent())!;
-  const details = await engineJson<{ state: string }>(consoleProcess, `/jobs/${newJobId}`);
-  expect(details.state).toBe('RUNNING');
-  await newJob.click();
-  await expect(page.getByTestId(testIds.jobGraph.state)).toHaveText('RUNNING');
+
+  // The page follows the new job once the cluster has it, and reports its shape beside the stopped run.
+  await expect(page).not.toHaveURL(new RegExp(job.jid), { timeout: 30_000 });
+  const newJobId = /[0-9a-f]{32}/.exec(new URL(page.url()).hash)![0];
+  await expect(page.getByTestId(testIds.jobGraph.state)).toHaveText('RUNNING', { timeout: 30_000 });
   await ops.open();
+  await ops.expectOutcome('succeeded');
+  await expect(ops.status.getByRole('link')).toHaveText(newJobId);
+  await expect(ops.status.getByTestId(testIds.operations.shapeReport).getByRole('listitem')).toHaveText([`${source.name}: 4 → 8`, 'assemble: 4 → 8']);
+  const details = await engineJson<{ state: string; vertices: Array<{ name: string; parallelism: number }> }>(consoleProcess, `/jobs/${newJobId}`);
+  expect(details.state).toBe('RUNNING');
+  expect(details.vertices.map((v) => [v.name, v.parallelism])).toEqual(job.vertices.map((v) => [v.name, v === tenantCost ? 32 : 8]));
   await expect(ops.savepoints).toContainText(location);
 });
 

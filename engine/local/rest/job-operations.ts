@@ -1,4 +1,5 @@
-import type { LocalEngine } from '../engine.ts';
+import { randomBytes } from 'node:crypto';
+import type { BuiltInJobRun, LocalEngine } from '../engine.ts';
 import { LocalEngineError } from '../engine.ts';
 import { CheckpointLoadError } from '../checkpoint/checkpoint-storage.ts';
 import { RestoreError } from '../checkpoint/restore-assignment.ts';
@@ -13,6 +14,7 @@ import {
 } from '../operations/async-operations.ts';
 import { flinkErrorBody } from '../rest-spec/flink-error.ts';
 import type { JobExecution, ParallelismBounds } from '../runtime/job.ts';
+import { planOf } from './views.ts';
 
 /**
  * The write side of Flink's REST API on the local engine: savepoints, stop-with-savepoint and manual checkpoints
@@ -205,21 +207,23 @@ export function listJars(engine: LocalEngine, address: string): OperationResult 
   };
 }
 
-/**
- * `POST /jars/:jarid/run`: runs a built-in job with its program arguments, optionally from a savepoint at another
- * parallelism. Unlike a real Flink (which answers 200 and then fails the job), a restore that cannot work is refused
- * here with 400 and Flink's message, so the caller sees why at once.
- */
-export function runJar(engine: LocalEngine, jarId: string, rawBody: unknown, query: Record<string, string | undefined>): OperationResult {
+/** The fields of a jar request body: `POST /jars/:jarid/plan` takes the run's, less those that restore state. */
+const JAR_REQUEST_FIELDS = {
+  JarRunRequestBody: ['entryClass', 'programArgs', 'programArgsList', 'parallelism', 'jobId', 'allowNonRestoredState', 'savepointPath', 'restoreMode', 'claimMode', 'flinkConfiguration'],
+  JarPlanRequestBody: ['entryClass', 'programArgs', 'programArgsList', 'parallelism', 'jobId', 'flinkConfiguration'],
+} as const;
+
+/** A jar request (body first, else query parameters, as Flink reads them), checked field by field. */
+function parseJarRequest(jarId: string, rawBody: unknown, query: Record<string, string | undefined>, bodyType: keyof typeof JAR_REQUEST_FIELDS): BuiltInJobRun {
   const jar = BUILT_IN_JARS.find((j) => j.id === jarId);
   if (!jar) throw new OperationError(404, `Jar file ${jarId} does not exist. The local engine has the built-in jars ${BUILT_IN_JARS.map((j) => j.id).join(', ')}.`);
   if (rawBody !== undefined && rawBody !== null && (typeof rawBody !== 'object' || Array.isArray(rawBody))) {
-    throw new OperationError(400, 'Request did not match expected format JarRunRequestBody. (the body must be a JSON object)');
+    throw new OperationError(400, `Request did not match expected format ${bodyType}. (the body must be a JSON object)`);
   }
   const body = (rawBody ?? {}) as Record<string, unknown>;
-  const known = ['entryClass', 'programArgs', 'programArgsList', 'parallelism', 'jobId', 'allowNonRestoredState', 'savepointPath', 'restoreMode', 'claimMode', 'flinkConfiguration'];
-  for (const key of Object.keys(body)) if (!known.includes(key)) throw new OperationError(400, `Request did not match expected format JarRunRequestBody. (unknown field "${key}"; known: ${known.join(', ')})`);
-  const typeError = (field: string, want: string) => new OperationError(400, `Request did not match expected format JarRunRequestBody. ("${field}" must be ${want})`);
+  const known: readonly string[] = JAR_REQUEST_FIELDS[bodyType];
+  for (const key of Object.keys(body)) if (!known.includes(key)) throw new OperationError(400, `Request did not match expected format ${bodyType}. (unknown field "${key}"; known: ${known.join(', ')})`);
+  const typeError = (field: string, want: string) => new OperationError(400, `Request did not match expected format ${bodyType}. ("${field}" must be ${want})`);
   const entryClass = body.entryClass ?? query['entry-class'];
   if (entryClass !== undefined && entryClass !== null && entryClass !== jar.entryClass) {
     throw new OperationError(400, `Could not find class ${String(entryClass)} in ${jar.id}: its entry point is ${jar.entryClass}.`);
@@ -230,6 +234,7 @@ export function runJar(engine: LocalEngine, jarId: string, rawBody: unknown, que
     args = body.programArgsList as string[];
   } else if (typeof body.programArgs === 'string') args = splitProgramArgs(body.programArgs);
   else if (query.programArg !== undefined) args = query.programArg.split(',').filter((a) => a !== '');
+  else if (query['program-args'] !== undefined) args = splitProgramArgs(query['program-args']);
   const parallelismRaw = body.parallelism ?? (query.parallelism !== undefined ? Number(query.parallelism) : undefined);
   if (parallelismRaw !== undefined && parallelismRaw !== null && !(Number.isInteger(parallelismRaw) && (parallelismRaw as number) > 0)) throw typeError('parallelism', 'a whole number > 0');
   const savepointPath = body.savepointPath ?? query.savepointPath;
@@ -252,17 +257,42 @@ export function runJar(engine: LocalEngine, jarId: string, rawBody: unknown, que
     if (error instanceof ProgramArgumentError) throw new OperationError(400, error.message, flinkErrorBody(error.message, [], error.name));
     throw error;
   }
-  if (jobId && engine.cluster.jobs.has(jobId as string)) throw new OperationError(409, `Job ID ${jobId as string} is already taken by another job.`);
+  return {
+    ...parsed,
+    job: jar.job,
+    ...(parallelismRaw !== undefined && parallelismRaw !== null ? { parallelism: parallelismRaw as number } : {}),
+    ...(typeof savepointPath === 'string' ? { savepointPath } : {}),
+    allowNonRestoredState: allowRaw === true,
+    ...(conf ? { flinkConfiguration: conf as Record<string, string> } : {}),
+    ...(jobId ? { jobId: jobId as string } : {}),
+  };
+}
+
+/**
+ * `POST /jars/:jarid/plan`: the job graph the same request would run (`JobPlanInfo`), each vertex at the parallelism
+ * it would get (an operator's own parallelism kept, as in Flink); nothing is started.
+ */
+export function planJar(engine: LocalEngine, jarId: string, rawBody: unknown, query: Record<string, string | undefined>): OperationResult {
+  const run = parseJarRequest(jarId, rawBody, query, 'JarPlanRequestBody');
   try {
-    const job = engine.runBuiltInJob({
-      ...parsed,
-      job: jar.job,
-      ...(parallelismRaw !== undefined && parallelismRaw !== null ? { parallelism: parallelismRaw as number } : {}),
-      ...(typeof savepointPath === 'string' ? { savepointPath } : {}),
-      allowNonRestoredState: allowRaw === true,
-      ...(conf ? { flinkConfiguration: conf as Record<string, string> } : {}),
-      ...(jobId ? { jobId: jobId as string } : {}),
-    });
+    const graph = engine.planBuiltInJob(run);
+    return { status: 200, body: { plan: planOf(run.jobId ?? randomBytes(16).toString('hex'), graph) } };
+  } catch (error) {
+    if (error instanceof LocalEngineError) throw new OperationError(400, error.message);
+    throw error;
+  }
+}
+
+/**
+ * `POST /jars/:jarid/run`: runs a built-in job with its program arguments, optionally from a savepoint at another
+ * parallelism. Unlike a real Flink (which answers 200 and then fails the job), a restore that cannot work is refused
+ * here with 400 and Flink's message, so the caller sees why at once.
+ */
+export function runJar(engine: LocalEngine, jarId: string, rawBody: unknown, query: Record<string, string | undefined>): OperationResult {
+  const run = parseJarRequest(jarId, rawBody, query, 'JarRunRequestBody');
+  if (run.jobId && engine.cluster.jobs.has(run.jobId)) throw new OperationError(409, `Job ID ${run.jobId} is already taken by another job.`);
+  try {
+    const job = engine.runBuiltInJob(run);
     return { status: 200, body: { jobid: job.jobId } };
   } catch (error) {
     if (error instanceof RestoreError || error instanceof CheckpointLoadError) {

@@ -123,6 +123,27 @@ describe('jars and runs from savepoints', () => {
     });
   });
 
+  it('POST /jars/:jarid/plan answers the graph a run would start, in Flink\'s shape, and starts nothing', async () => {
+    const jobs = handle.engine.cluster.jobs.size;
+    const plan = await call('POST', `/jars/${GATEWAYMETER_JAR}/plan`, { programArgsList: ['--scenario', 'hot-tenant'], parallelism: 2 });
+    expect(plan.status).toBe(200);
+    expect(validateAgainstSpec('POST', '/jars/:jarid/plan', 200, plan.body)).toEqual([]);
+    const nodes = (plan.body as { plan: { nodes: Array<{ id: string; parallelism: number; description: string }> } }).plan.nodes;
+    // tenant-cost sets its own parallelism (32): a job parallelism does not change it.
+    expect(nodes.map((n) => n.parallelism)).toEqual([2, 2, 32]);
+    expect(nodes.map((n) => n.id)).toEqual(firstJob().jobGraph.vertices.map((v) => v.id));
+    const byQuery = await call('POST', `/jars/${GATEWAYMETER_JAR}/plan?parallelism=3&programArg=--scenario,exactly-once`);
+    expect((byQuery.body as { plan: { nodes: Array<{ parallelism: number }> } }).plan.nodes.map((n) => n.parallelism)).toEqual([3, 3, 3]);
+    const badArg = await call('POST', `/jars/${GATEWAYMETER_JAR}/plan`, { programArgsList: ['--speed', 'fast'] });
+    expect(badArg.status).toBe(400);
+    expect((badArg.body as { errors: string[] }).errors[0]).toMatch(/Unknown program argument "--speed"/);
+    const restoring = await call('POST', `/jars/${GATEWAYMETER_JAR}/plan`, { savepointPath: '/tmp/x' });
+    expect(restoring.status).toBe(400);
+    expect((restoring.body as { errors: string[] }).errors[0]).toMatch(/JarPlanRequestBody\. \(unknown field "savepointPath"/);
+    expect((await call('POST', '/jars/no-such.jar/plan', {})).status).toBe(404);
+    expect(handle.engine.cluster.jobs.size).toBe(jobs);
+  });
+
   let savepoint = '';
 
   it('stop without drain: SYNC_SAVEPOINT, the job FINISHED, no window fired after the barrier', async () => {

@@ -255,6 +255,7 @@ export const ROUTES: RouteSpec[] = [
     handler: (ctx) => operation(() => ops.updateResourceRequirements(ctx.engine, job(ctx), ctx.body)),
   },
   { method: 'GET', path: '/jars', handler: (ctx) => operation(() => ops.listJars(ctx.engine, ctx.address)) },
+  { method: 'POST', path: '/jars/:jarid/plan', handler: (ctx) => operation(() => ops.planJar(ctx.engine, ctx.params.jarid, ctx.body, ctx.query)) },
   { method: 'POST', path: '/jars/:jarid/run', handler: (ctx) => operation(() => ops.runJar(ctx.engine, ctx.params.jarid, ctx.body, ctx.query)) },
   {
     method: 'GET',

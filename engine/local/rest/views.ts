@@ -3,6 +3,7 @@ import { formatJavaDuration } from '../../flink-rest/duration.ts';
 import type { components } from '../../flink-rest/generated/rest-v1.19.ts';
 import { EMULATED_FLINK_VERSION, ENGINE_REVISION, type LocalEngine } from '../engine.ts';
 import type { TaskManager } from '../runtime/cluster.ts';
+import type { JobGraph } from '../runtime/job-graph.ts';
 import { ALL_EXECUTION_STATES, type ExecutionJobVertex, type JobExecution, type JobStatus } from '../runtime/job.ts';
 import type { ExecutionState, Task } from '../runtime/task.ts';
 import type { RestartStrategyConfig } from '../restart/restart-strategy.ts';
@@ -131,13 +132,18 @@ export function vertexIoMetrics(tasks: Task[]): S['IOMetricsInfo'] {
   };
 }
 
-export function jobPlan(job: JobExecution): { jid: string; name: string; type: string; nodes: unknown[] } {
+export function jobPlan(job: JobExecution): ReturnType<typeof planOf> {
+  return planOf(job.jobId, job.jobGraph, job.name);
+}
+
+/** Flink's JSON plan of a job graph (`GET /jobs/:jobid/plan`, `POST /jars/:jarid/plan`). */
+export function planOf(jid: string, graph: JobGraph, name = graph.jobName): { jid: string; name: string; type: string; nodes: unknown[] } {
   const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '<br/>');
   return {
-    jid: job.jobId,
-    name: job.name,
+    jid,
+    name,
     type: 'STREAMING',
-    nodes: job.jobGraph.vertices.map((v) => ({
+    nodes: graph.vertices.map((v) => ({
       id: v.id,
       parallelism: v.parallelism,
       operator: '',

@@ -33,7 +33,7 @@ export function OperationStatus({ entry, clusterId }: { entry: JournalEntry; clu
         </p>
       ) : null}
       {entry.resultPath ? <CopyablePath path={entry.resultPath} /> : null}
-      {entry.state === 'succeeded' && entry.progress ? <p className="small">{entry.progress}</p> : null}
+      {entry.shapeChanges ? <ShapeReport entry={entry} /> : entry.state === 'succeeded' && entry.progress ? <p className="small">{entry.progress}</p> : null}
       {entry.newJobId ? (
         <p>
           The job now runs as{' '}
@@ -77,6 +77,28 @@ export function SavepointProgressView({ progress }: { progress: SavepointProgres
         </ul>
       ) : null}
       <p className="muted small">As the JobManager reported it at {formatTimestamp(progress.readAt)}; under backpressure the barriers wait behind the queued records.</p>
+    </div>
+  );
+}
+
+/** A resubmit's new job beside the stopped run, as the journal keeps it. */
+function ShapeReport({ entry }: { entry: JournalEntry }): ReactNode {
+  const changes = entry.shapeChanges ?? [];
+  if (changes.length === 0) {
+    return (
+      <p className="small" data-testid={testIds.operations.shapeReport}>
+        The new job has the stopped run&apos;s shape: every vertex at its parallelism and max parallelism.
+      </p>
+    );
+  }
+  return (
+    <div className="notice notice--warning" data-testid={testIds.operations.shapeReport}>
+      <p>The new job differs from the stopped run:</p>
+      <ul>
+        {changes.map((c) => (
+          <li key={`${c.vertexName}/${c.kind}`}>{c.words}</li>
+        ))}
+      </ul>
     </div>
   );
 }

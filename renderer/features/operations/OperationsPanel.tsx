@@ -1,6 +1,7 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ErrorInfo, JournalEntry, OperationKind, OperationsContext } from '../../../engine/contracts/engine-api';
 import { useEngine } from '../../app/engine';
+import { useHashRoute } from '../../app/useHashRoute';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { ErrorBanner, PollErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
@@ -69,7 +70,9 @@ export function OperationsPanel({
     refreshSignal: refresh.refreshSignal,
   });
   const elsewhere = journal.data?.find((e) => isOpen(e) && e.parentId === null && e.id !== entry?.id) ?? null;
-  const shown = entry ?? elsewhere;
+  // A job the page followed here from its resubmit: that resubmit's outcome (and shape report) stays in view.
+  const startedThisRun = journal.data?.find((e) => e.kind === 'resubmit' && e.parentId === null && e.newJobId === jobId) ?? null;
+  const shown = entry ?? elsewhere ?? startedThisRun;
   const busy = mine || elsewhere !== null;
   const openAction: OperationKind | null = resubmitFrom ? 'resubmit' : action;
 
@@ -84,6 +87,16 @@ export function OperationsPanel({
     journal.refresh();
     onSettled();
   }, [settled]);
+
+  // After a resubmit the page follows the new job, once the cluster has taken it (the entry names it).
+  const [, navigate] = useHashRoute();
+  const followed = useRef<string | null>(null);
+  const newJob = entry?.kind === 'resubmit' && entry.newJobId && entry.newJobId !== jobId && ['in-progress', 'succeeded', 'failed'].includes(entry.state) ? entry.newJobId : null;
+  useEffect(() => {
+    if (!newJob || followed.current === entry!.id) return;
+    followed.current = entry!.id;
+    navigate({ page: 'job', clusterId, jobId: newJob, vertexId: null });
+  }, [newJob]);
 
   // The cluster's facts for the form, read when it opens (a form shows what holds now).
   useEffect(() => {

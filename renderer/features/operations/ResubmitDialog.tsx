@@ -1,8 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import type { JarProgram, JournalEntry, OperationsContext } from '../../../engine/contracts/engine-api';
+import type { ErrorInfo, JarProgram, JournalEntry, OperationsContext, ResubmitPlan } from '../../../engine/contracts/engine-api';
+import { useEngine } from '../../app/engine';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { toErrorInfo } from '../../components/errors';
 import { testIds } from '../../testIds';
 import { joinArguments, splitArguments } from './operations';
+import { ResubmitPlanView } from './ResubmitPlanView';
 import { useStartOperation } from './useStartOperation';
 
 /** The program fields (jar, entry class, arguments), shared by resubmit and a rescale through a savepoint. */
@@ -62,7 +65,11 @@ export function ProgramFields({ context, program, onChange }: { context: Operati
   );
 }
 
-/** Resubmit: run an uploaded jar from a savepoint, at a parallelism; or, where the cluster takes no jars, what to do instead. */
+/**
+ * Resubmit: run an uploaded jar from a savepoint; or, where the cluster takes no jars, what to do instead. Before
+ * anything is sent, the confirmation shows Flink's plan of the run beside the stopped run and names every difference;
+ * a changed shape must be accepted explicitly.
+ */
 export function ResubmitDialog({
   context,
   savepointPath,
@@ -74,14 +81,19 @@ export function ResubmitDialog({
   onStarted: (entry: JournalEntry) => void;
   onClose: () => void;
 }): ReactNode {
+  const { api } = useEngine();
   const [program, setProgram] = useState<JarProgram | null>(context.resubmitDefaults.program);
   const [path, setPath] = useState(savepointPath);
-  const [parallelism, setParallelism] = useState(String(context.resubmitDefaults.parallelism));
+  // The stopped run's own default: operators that set their own parallelism keep it.
+  const [parallelism, setParallelism] = useState(context.resubmitDefaults.parallelism === null ? '' : String(context.resubmitDefaults.parallelism));
   const [allowNonRestored, setAllowNonRestored] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  const [plan, setPlan] = useState<ResubmitPlan | null>(null);
+  const [planning, setPlanning] = useState(false);
+  const [planError, setPlanError] = useState<ErrorInfo | null>(null);
+  const [acceptChanges, setAcceptChanges] = useState(false);
   const { start, starting, error } = useStartOperation();
-  const p = Number(parallelism);
-  const validParallelism = Number.isInteger(p) && p >= 1;
+  const p = parallelism.trim() === '' ? undefined : Number(parallelism);
+  const validParallelism = p === undefined || (Number.isInteger(p) && p >= 1);
 
   if (context.jarSubmissionUnavailable) {
     return (
@@ -94,20 +106,36 @@ export function ResubmitDialog({
     );
   }
 
+  const request = () => ({
+    clusterId: context.clusterId,
+    jobId: context.jobId,
+    program: program!,
+    savepointPath: path.trim() || undefined,
+    parallelism: p,
+    allowNonRestoredState: allowNonRestored,
+  });
+
+  const askForPlan = async () => {
+    if (!program || !validParallelism || planning) return;
+    setPlanning(true);
+    setPlanError(null);
+    setAcceptChanges(false);
+    try {
+      setPlan(await api.planResubmit(request()));
+    } catch (e) {
+      setPlanError(toErrorInfo(e));
+    } finally {
+      setPlanning(false);
+    }
+  };
+
   const onConfirm = async () => {
-    const entry = await start({
-      kind: 'resubmit',
-      clusterId: context.clusterId,
-      jobId: context.jobId,
-      program: program!,
-      savepointPath: path.trim() || undefined,
-      parallelism: p,
-      allowNonRestoredState: allowNonRestored,
-    });
+    const entry = await start({ kind: 'resubmit', ...request() });
     if (entry) onStarted(entry);
   };
 
-  if (confirming && program) {
+  if (plan && program) {
+    const changesShape = plan.changes.length > 0;
     return (
       <div className="confirm confirm--operation" role="alertdialog" aria-label="Resubmit the job?" data-testid={testIds.operations.confirm}>
         <p>
@@ -118,7 +146,8 @@ export function ResubmitDialog({
               (<code className="mono">{program.entryClass}</code>)
             </>
           ) : null}{' '}
-          with <code className="mono">{joinArguments(program.programArgs ?? []) || 'no arguments'}</code> at parallelism {p},{' '}
+          with <code className="mono">{joinArguments(program.programArgs ?? []) || 'no arguments'}</code>{' '}
+          {p === undefined ? 'with no job parallelism (the program\'s own and the cluster\'s default)' : `at job parallelism ${p}`},{' '}
           {path.trim() ? (
             <>
               restoring <code className="mono">{path.trim()}</code>
@@ -128,12 +157,24 @@ export function ResubmitDialog({
           )}
           , as a new job with its own id.
         </p>
+        <ResubmitPlanView plan={plan} />
+        {changesShape ? (
+          <label className="radio">
+            <input type="checkbox" checked={acceptChanges} onChange={(e) => setAcceptChanges(e.target.checked)} /> Run it with {plan.changes.length === 1 ? 'this change' : 'these changes'}
+          </label>
+        ) : null}
         {allowNonRestored ? <p className="notice notice--warning">State in the savepoint that no operator of this program claims is dropped for good.</p> : null}
         <div className="confirm__actions">
-          <button type="button" className="button button--small button--primary" disabled={starting} onClick={() => void onConfirm()} data-testid={testIds.operations.confirmButton}>
+          <button
+            type="button"
+            className="button button--small button--primary"
+            disabled={starting || (changesShape && !acceptChanges)}
+            onClick={() => void onConfirm()}
+            data-testid={testIds.operations.confirmButton}
+          >
             {starting ? 'Sending…' : 'Run the job'}
           </button>
-          <button type="button" className="button button--small" disabled={starting} onClick={() => setConfirming(false)}>
+          <button type="button" className="button button--small" disabled={starting} onClick={() => setPlan(null)}>
             Back
           </button>
         </div>
@@ -148,7 +189,7 @@ export function ResubmitDialog({
       aria-label="Resubmit"
       onSubmit={(e) => {
         e.preventDefault();
-        if (program && validParallelism) setConfirming(true);
+        void askForPlan();
       }}
     >
       <h3 className="operation-form__title">Resubmit from a savepoint</h3>
@@ -160,16 +201,20 @@ export function ResubmitDialog({
         </div>
         <div className={`field field--narrow${validParallelism ? '' : ' field--invalid'}`}>
           <label htmlFor="resubmit-parallelism">Parallelism</label>
-          <input id="resubmit-parallelism" inputMode="numeric" value={parallelism} onChange={(e) => setParallelism(e.target.value)} />
+          <input id="resubmit-parallelism" inputMode="numeric" value={parallelism} placeholder="default" onChange={(e) => setParallelism(e.target.value)} />
+          <span className="field__hint">
+            {context.resubmitDefaults.parallelism === null ? 'Empty: none sent.' : `The stopped run's: ${context.resubmitDefaults.parallelism}.`} Operators that set their own keep it.
+          </span>
         </div>
       </div>
       <label className="radio">
         <input type="checkbox" checked={allowNonRestored} onChange={(e) => setAllowNonRestored(e.target.checked)} /> Allow non-restored state
         <span className="field__hint"> — skip state of operators the program no longer has (that state is dropped)</span>
       </label>
+      {planError ? <ErrorBanner error={planError} context="Flink could not plan this run: nothing was sent" /> : null}
       <div className="form-actions">
-        <button type="submit" className="button button--primary button--small" disabled={!program || !validParallelism}>
-          Resubmit…
+        <button type="submit" className="button button--primary button--small" disabled={!program || !validParallelism || planning}>
+          {planning ? 'Asking Flink for the plan…' : 'Resubmit…'}
         </button>
         <button type="button" className="button button--small" onClick={onClose}>
           Close

@@ -14,6 +14,7 @@ import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -36,7 +37,9 @@ import org.apache.flink.util.Collector;
  * (default 2000), {@code --hot-share <0..1>} share of the hot tenant "acme" (default 0.4),
  * {@code --work-us <micros>} time the throttle spends per record (default 5e6 / rate, i.e. each
  * throttle subtask can take 20% of the source rate; subtask 0 gets ~70% of the traffic), {@code --window-s <seconds>} (default 10),
- * {@code --parallelism <n>} (default: the cluster's / the REST run request's parallelism).
+ * {@code --parallelism <n>} (default: the cluster's / the REST run request's parallelism),
+ * {@code --tenant-cost-parallelism <n>} tenant-cost's own parallelism, which a job parallelism does not override
+ * (default: none, it runs at the job's parallelism chained with the sink).
  *
  * <p>Uses only DataStream APIs present in both Flink 1.20.x and 2.x.
  */
@@ -52,6 +55,7 @@ public final class GatewayMeterJob {
         long workMicros = -1L;
         long windowSeconds = 10L;
         int parallelism = -1;
+        int tenantCostParallelism = -1;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String v = i + 1 < args.length ? args[i + 1] : null;
@@ -61,6 +65,7 @@ public final class GatewayMeterJob {
                 case "--work-us": workMicros = Long.parseLong(require(a, v)); i++; break;
                 case "--window-s": windowSeconds = Long.parseLong(require(a, v)); i++; break;
                 case "--parallelism": parallelism = Integer.parseInt(require(a, v)); i++; break;
+                case "--tenant-cost-parallelism": tenantCostParallelism = Integer.parseInt(require(a, v)); i++; break;
                 default: throw new IllegalArgumentException("unknown argument: " + a);
             }
         }
@@ -101,12 +106,15 @@ public final class GatewayMeterJob {
                 .uid("throttle")
                 .name("throttle");
 
-        DataStream<TenantCost> costs = throttled
+        SingleOutputStreamOperator<TenantCost> costs = throttled
                 .keyBy(new TenantKey())
                 .window(TumblingEventTimeWindows.of(Duration.ofSeconds(windowSeconds)))
                 .aggregate(new SumCost(), new EmitTenantCost())
                 .uid("tenant-cost")
                 .name("tenant-cost");
+        if (tenantCostParallelism > 0) {
+            costs.setParallelism(tenantCostParallelism);
+        }
 
         costs.sinkTo(new DiscardingSink<TenantCost>())
                 .uid("sink")
