@@ -237,5 +237,17 @@ describe('rescale', () => {
     expect(outcome.newJobId).toBe(steps.find((s) => s.kind === 'resubmit')!.newJobId);
     expect(kit.handle.engine.cluster.jobs.get(outcome.newJobId!)!.jobGraph.vertices.every((v) => v.parallelism === 2)).toBe(true);
   }, 60_000);
+
+  it('through a savepoint, says which vertices an operator\'s own parallelism kept off the target', async () => {
+    // hot-tenant's tenant-cost sets its own parallelism (32): a job parallelism of 8 leaves it there, as on Flink.
+    kit = await startOperationsKit({ scenario: 'hot-tenant', rate: 500 });
+    kit.handle.engine.advance(15_000);
+    const context = await kit.operations.operationsContext('local', kit.jobId);
+    const outcome = await (
+      await kit.operations.start({ kind: 'rescale', clusterId: 'local', jobId: kit.jobId, triggerId: newTriggerId(), parallelism: 8, route: 'savepoint', program: context.resubmitDefaults.program! })
+    ).done;
+    expect(outcome.state).toBe('succeeded');
+    expect(outcome.progress).toMatch(/^Rescaled, but not every vertex: tenant-cost.* runs at 32, not 8 \(an operator that sets its own parallelism keeps it/);
+  }, 60_000);
 });
 

@@ -199,7 +199,7 @@ async function driveSavepointRoute(entry: StoredJournalEntry, ctx: DriverContext
     await progress.write({
       state: resubmit.state,
       newJobId: resubmit.newJobId,
-      progress: null,
+      progress: resubmit.state === 'succeeded' && resubmit.newJobId ? await shortOfTarget(resubmit.newJobId, params.parallelism ?? {}, ctx) : null,
       failure:
         resubmit.state === 'succeeded'
           ? null
@@ -208,6 +208,25 @@ async function driveSavepointRoute(entry: StoredJournalEntry, ctx: DriverContext
     });
   }
   return progress.current;
+}
+
+/**
+ * The vertices of the resubmitted job that do not run at the rescale's target, in words: an operator that sets its own
+ * parallelism keeps it whatever the job parallelism (as Flink does), so the job's shape is never changed, or left
+ * unchanged, without a word. null when every vertex reached its target (or the new job could not be read: the
+ * resubmit's own comparison with the stopped run stands).
+ */
+async function shortOfTarget(newJobId: string, target: Record<string, number>, ctx: DriverContext): Promise<string | null> {
+  try {
+    const details = await ctx.client.request(endpoints.jobDetails, { jobid: newJobId });
+    const short = details.vertices.filter((v) => target[v.id] !== undefined && v.parallelism !== target[v.id]);
+    if (short.length === 0) return null;
+    const words = short.map((v) => `${v.name} runs at ${v.parallelism}, not ${target[v.id]}`).join('; ');
+    return `Rescaled, but not every vertex: ${words} (an operator that sets its own parallelism keeps it; change it in the job to rescale it).`;
+  } catch (error) {
+    rethrowUnexpected(error);
+    return null;
+  }
 }
 
 /** A step of a rescale: a journal entry of its own, with the parent's cluster and job. */
