@@ -174,7 +174,16 @@ export const DIAGNOSIS_JSON_SCHEMA = {
         "What the finding rests on: the window's figures, or Flink's current figures (fetched at fetchedAt, epoch ms) while the window holds too little evidence for a verdict or while Flink reports a vertex HIGH that the window does not show yet.",
       oneOf: [
         { type: 'object', required: ['source'], properties: { source: { const: 'window' } }, additionalProperties: false },
-        { type: 'object', required: ['source', 'fetchedAt'], properties: { source: { const: 'flink-now' }, fetchedAt: integer }, additionalProperties: false },
+        {
+          type: 'object',
+          required: ['source', 'fetchedAt', 'reason'],
+          properties: {
+            source: { const: 'flink-now' },
+            fetchedAt: integer,
+            reason: { enum: ['no-evidence', 'flink-high'], description: 'no-evidence: the window holds too little for a verdict yet; flink-high: a vertex Flink reports HIGH that the window does not show yet.' },
+          },
+          additionalProperties: false,
+        },
       ],
     },
   },

@@ -5,6 +5,9 @@ import { backpressureLevelOf } from './backpressure-level.ts';
 import { diagnoseSamples } from './diagnose-job.ts';
 import { firstLook, withFlinkNow } from './flink-now.ts';
 import { buildWindow, uniform } from './testing/window-builder.ts';
+import { stateCode } from '../history/job-sample.ts';
+import { withRates } from '../sampling/sample-rates.ts';
+import { sampleAt } from '../sampling/testing/refreshing-jobmanager.ts';
 
 const agg = (max: number, avg: number, min = 0): MetricAggregate => ({ min, max, avg, sum: avg * 4 });
 
@@ -83,7 +86,7 @@ describe('withFlinkNow: no verdict without evidence, and never green while Flink
     const young = calmDiagnosis(10);
     expect(young.finding).toMatchObject({ kind: 'not-enough-data', severity: 'unknown' });
     const d = withFlinkNow(young, hotJob());
-    expect(d.basis).toEqual({ source: 'flink-now', fetchedAt: hotJob().fetchedAt });
+    expect(d.basis).toEqual({ source: 'flink-now', fetchedAt: hotJob().fetchedAt, reason: 'no-evidence' });
     expect(d.finding).toMatchObject({ kind: 'skew', severity: 'critical', vertexId: 'throttle' });
   });
 
@@ -98,13 +101,42 @@ describe('withFlinkNow: no verdict without evidence, and never green while Flink
     expect(calm.finding).toMatchObject({ kind: 'nothing-wrong', severity: 'ok' });
     const d = withFlinkNow(calm, hotJob());
     expect(d.finding.severity).toBe('critical');
-    expect(d.basis?.source).toBe('flink-now');
+    expect(d.basis).toMatchObject({ source: 'flink-now', reason: 'flink-high' });
     expect(d.finding.details.at(-1)).toMatch(/^The window's figures show nothing wrong yet/);
+  });
+
+  it('gives no green verdict on a first reading 10 min older than the watch, 2 s after it began', () => {
+    const subtasks = [{ busy: 40, backPressured: 0, idle: 960, recordsPerSecond: 50 }];
+    const startedAt = 1_000_000;
+    const watchAt = startedAt + 900_000;
+    // Nobody polled the JobManager for 10 min: its last fetch is that old; the console's request triggers a new one.
+    const jm = { startedAt, subtasks, refreshes: [watchAt - 600_000, watchAt + 1_000] };
+    const first = withRates(undefined, sampleAt(jm, watchAt));
+    const second = withRates(first, sampleAt(jm, watchAt + 2_000));
+    const d = diagnoseSamples([first, second], 60_000);
+    expect(d.finding.kind).not.toBe('nothing-wrong');
+    expect(d.finding.severity).toBe('unknown');
+  });
+
+  it('gives a job that ended the verdict its figures support, not a "so far" that never comes', () => {
+    const samples = buildWindow({ vertices: [{ id: 'source', name: 'source', subtasks: uniform(4, { busy: 40, recordsOut: 50 }) }], samples: 8 });
+    const ended = samples.map((sample, i) => (i < samples.length - 1 ? sample : { ...sample, jobState: 'FINISHED', vertices: sample.vertices.map((v) => ({ ...v, status: 'FINISHED', subtasks: v.subtasks && { ...v.subtasks, state: v.subtasks.state.map(() => stateCode('FINISHED')) } })) }));
+    expect(diagnoseSamples(ended, 60_000).finding.kind).toBe('nothing-wrong');
   });
 
   it('keeps a green verdict on enough evidence when Flink reports nothing HIGH', () => {
     const calm = calmDiagnosis(60);
     expect(withFlinkNow(calm, calmJob())).toMatchObject({ finding: { kind: 'nothing-wrong' }, basis: { source: 'window' } });
+  });
+
+  it('claims nothing of Flink\'s current figures for a job that is not running, or for vertices without figures', () => {
+    const young = calmDiagnosis(10);
+    expect(withFlinkNow(young, { ...hotJob(), state: 'RESTARTING' })).toEqual({ ...young, basis: { source: 'window' } });
+    const partly = calmJob();
+    partly.vertices[1] = { ...partly.vertices[1], busyTimeMsPerSecond: null, backPressuredTimeMsPerSecond: null, metricsUnavailable: 'timed out' };
+    expect(withFlinkNow(young, partly).finding.sentence).toMatch(/^Flink now: no vertex with figures is back-pressured or busy \(throttle has none yet\)\. No verdict yet/);
+    const none = { ...calmJob(), vertices: calmJob().vertices.map((v) => ({ ...v, busyTimeMsPerSecond: null, backPressuredTimeMsPerSecond: null })) };
+    expect(withFlinkNow(young, none).finding.sentence).toMatch(/^Flink has no current figures for this job yet\. No verdict yet/);
   });
 
   it('keeps a window finding that calls for attention as it is', () => {

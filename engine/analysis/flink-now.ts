@@ -99,22 +99,30 @@ function base(vertex: VertexView): Finding {
  */
 export function withFlinkNow(diagnosis: JobDiagnosis, graph: JobGraph | null): JobDiagnosis {
   const { finding } = diagnosis;
-  if (finding.severity === 'critical' || finding.severity === 'warning') return { ...diagnosis, basis: { source: 'window' } };
-  if (!graph) return { ...diagnosis, basis: { source: 'window' } };
+  const windowOnly = { ...diagnosis, basis: { source: 'window' as const } };
+  // Only a running job has current figures (a restarting one's are its last sample's, not now's).
+  if (finding.severity === 'critical' || finding.severity === 'warning' || !graph || graph.state !== 'RUNNING') return windowOnly;
   const now = firstLook(graph);
-  const basis = { source: 'flink-now' as const, fetchedAt: graph.fetchedAt };
   // A verdict on enough evidence gives way only to what Flink calls HIGH (a busy vertex's instant figure flickers).
   const overrides = finding.kind !== 'nothing-wrong' || graph.vertices.some((v) => v.backpressureLevel === 'high');
   if (now && overrides) {
+    const reason = finding.kind === 'nothing-wrong' ? ('flink-high' as const) : ('no-evidence' as const);
     const note =
-      finding.kind === 'nothing-wrong'
+      reason === 'flink-high'
         ? `The window's figures show nothing wrong yet (${finding.sentence}) — Flink's current ones do: the change is newer than the window's evidence.`
         : finding.sentence;
-    return { ...diagnosis, basis, finding: { ...now, details: [...now.details, note] }, otherFindings: diagnosis.otherFindings };
+    return { ...diagnosis, basis: { source: 'flink-now', fetchedAt: graph.fetchedAt, reason }, finding: { ...now, details: [...now.details, note] } };
   }
-  if (finding.kind === 'nothing-wrong') return { ...diagnosis, basis: { source: 'window' } };
-  const sentence = `Flink now: no vertex is back-pressured or busy. ${finding.sentence}`;
-  return { ...diagnosis, basis, finding: { ...finding, sentence } };
+  if (finding.kind === 'nothing-wrong') return windowOnly;
+  // Flink shows nothing to act on: said for the vertices that have figures, and the ones without named.
+  const without = graph.vertices.filter((v) => !v.busyTimeMsPerSecond || !v.backPressuredTimeMsPerSecond).map((v) => shortName(v.name));
+  const seen =
+    without.length === 0
+      ? 'Flink now: no vertex is back-pressured or busy.'
+      : without.length === graph.vertices.length
+        ? 'Flink has no current figures for this job yet.'
+        : `Flink now: no vertex with figures is back-pressured or busy (${joinNames(without)} ${without.length === 1 ? 'has' : 'have'} none yet).`;
+  return { ...diagnosis, basis: { source: 'flink-now', fetchedAt: graph.fetchedAt, reason: 'no-evidence' }, finding: { ...finding, sentence: `${seen} ${finding.sentence}` } };
 }
 
 function level(v: VertexView): string {

@@ -89,7 +89,8 @@ export function findRootCause(window: JobWindowStats, vertices: VertexDiagnosis[
     // A window of W sampled every I holds samples spanning W − I at the least: that much is all it can cover.
     const intervalMs = (window.to - window.from) / Math.max(1, window.samples - 1);
     const needed = Math.min(VERDICT_EVIDENCE_MS, requestedMs - intervalMs);
-    findings.push(evidence.missing.length === 0 && evidence.spanMs >= needed ? nothingWrong({ ...ctx, span: evidenceSpan(ctx, evidence.spanMs, requestedMs) }, vertices) : noVerdictYet(ctx, evidence, needed, requestedMs));
+    // 10% of slack: the readings fall a JobManager refresh apart, not exactly on the samples.
+    findings.push(evidence.missing.length === 0 && evidence.spanMs >= 0.9 * needed ? nothingWrong({ ...ctx, span: evidenceSpan(ctx, evidence.spanMs, requestedMs) }, vertices) : noVerdictYet(ctx, evidence, needed, requestedMs));
   }
   const order: Record<Finding['severity'], number> = { critical: 0, warning: 1, ok: 2, unknown: 3 };
   const sorted = findings.map((f, i) => ({ f, i })).sort((a, b) => order[a.f.severity] - order[b.f.severity] || a.i - b.i).map(({ f }) => f);
@@ -374,14 +375,11 @@ export function verdictEvidence(window: JobWindowStats): { spanMs: number; missi
       missing.push(vertex.name);
       continue;
     }
-    let counted = 0;
-    for (let k = 0; k < vertex.parallelism; k++) {
-      if (vertex.state[k] !== RUNNING_STATE) continue;
-      const covered = vertex.coveredMs[k];
-      spanMs = Math.min(spanMs, Number.isFinite(covered) ? covered : 0);
-      counted++;
-    }
-    if (counted === 0 && vertex.status === 'RUNNING') missing.push(vertex.name);
+    // The running subtasks; where none runs any more (the vertex or the job ended), the ones that ran.
+    const running = Array.from({ length: vertex.parallelism }, (_, k) => k).filter((k) => vertex.state[k] === RUNNING_STATE);
+    const counted = running.length > 0 ? running : Array.from({ length: vertex.parallelism }, (_, k) => k).filter((k) => Number.isFinite(vertex.coveredMs[k]));
+    for (const k of counted) spanMs = Math.min(spanMs, Number.isFinite(vertex.coveredMs[k]) ? vertex.coveredMs[k] : 0);
+    if (counted.length === 0 && vertex.status === 'RUNNING') missing.push(vertex.name);
   }
   return { spanMs: spanMs === Infinity ? 0 : spanMs, missing };
 }
@@ -398,39 +396,26 @@ function noVerdictYet(ctx: Context, evidence: { spanMs: number; missing: string[
   const sentence =
     evidence.missing.length > 0
       ? `No verdict over the last ${formatSpan(requestedMs)}: ${joinNames(evidence.missing.map(shortName))} ${evidence.missing.length === 1 ? 'has' : 'have'} no figures in it.`
-      : `No verdict yet over the last ${formatSpan(requestedMs)}: the subtasks' figures cover ${formatSpan(evidence.spanMs)} so far, and saying nothing is wrong takes ${formatSpan(neededMs)}.`;
-  return {
-    kind: 'not-enough-data',
-    severity: 'unknown',
-    sentence,
-    details: [
-      `Nothing in the ${ctx.span} sampled shows backpressure, a busy vertex or a hot subtask, but that is not yet evidence: the JobManager refreshes its metrics on its own schedule, so the first figures cover only part of the window.`,
-    ],
-    vertexId: null,
-    vertexName: null,
-    subtasks: [],
-    metric: null,
-    victims: [],
-    suggestedParallelism: null,
-  };
+      : ctx.window.jobState === 'RUNNING'
+        ? `No verdict yet over the last ${formatSpan(requestedMs)}: the subtasks' figures cover ${formatSpan(evidence.spanMs)} so far, and saying nothing is wrong takes ${formatSpan(neededMs)}.`
+        : `No verdict over the last ${formatSpan(requestedMs)}: the job is ${ctx.window.jobState} and its subtasks' figures cover only ${formatSpan(evidence.spanMs)} of it (a verdict takes ${formatSpan(neededMs)}).`;
+  return unknownFinding(sentence, [
+    `Nothing in the ${ctx.span} sampled shows backpressure, a busy vertex or a hot subtask, but that is not yet evidence: the JobManager refreshes its metrics on its own schedule, so the first figures cover only part of the window.`,
+  ]);
+}
+
+/** A finding that knows no cause yet: nothing marked, nothing named. */
+function unknownFinding(sentence: string, details: string[]): Finding {
+  return { kind: 'not-enough-data', severity: 'unknown', sentence, details, vertexId: null, vertexName: null, subtasks: [], metric: null, victims: [], suggestedParallelism: null };
 }
 
 function notEnoughData(window: JobWindowStats): Finding {
-  return {
-    kind: 'not-enough-data',
-    severity: 'unknown',
-    sentence:
-      window.samples === 0
-        ? 'No samples of this job yet: the console samples a job while its page is open (or while pinned), so the window fills in a few seconds.'
-        : `Only one sample so far: rates need two; the window fills while the job is watched.`,
-    details: [],
-    vertexId: null,
-    vertexName: null,
-    subtasks: [],
-    metric: null,
-    victims: [],
-    suggestedParallelism: null,
-  };
+  return unknownFinding(
+    window.samples === 0
+      ? 'No samples of this job yet: the console samples a job while its page is open (or while pinned), so the window fills in a few seconds.'
+      : `Only one sample so far: rates need two; the window fills while the job is watched.`,
+    [],
+  );
 }
 
 /** The smallest parallelism ≥ `from` that divides the key groups evenly (the autoscaler's EVENLY_SPREAD). */

@@ -224,10 +224,10 @@ export function vertexWindowStats(samples: readonly VertexAt[], options: WindowS
  * to the last finite value, divided by the growth of the subtask's clock between them. A value going backwards
  * without an attempt change (a reset) starts the run over from there.
  *
- * Without a clock (no accumulated times), the time between when the values were first seen stands in; "first seen"
- * is only a good clock for values the sampler saw change: the JobManager serves metrics it fetched earlier, at its
- * own pace. The first sample of a watch (or of a new attempt) shows values of unknown age — it has no rate — so the
- * count then starts at the next fresh sighting (the subtask's counters seen to change), when there is one.
+ * Without a clock (no accumulated times), the time between when the values were first seen stands in. Either way the
+ * first sample of a watch (or of a new attempt) shows values of unknown age — the JobManager serves metrics it fetched
+ * earlier, at its own pace, maybe long before the window — and has no rate, so the count starts at the next fresh
+ * sighting (the subtask's counters seen to change), when there is one.
  *
  * Written as passes over all subtasks (no allocation per subtask): a 200 × 1,024 job has 1.4 million of these.
  */
@@ -251,8 +251,9 @@ function windowMeans(
   for (let k = 0; k < n; k++) {
     while (first[k] < count && !Number.isFinite(series[first[k]][k])) first[k]++;
     while (last[k] > first[k] && !Number.isFinite(series[last[k]][k])) last[k]--;
-    const clocked = Number.isFinite(clock[first[k]]?.[k]) && Number.isFinite(clock[last[k]][k]);
-    if (first[k] < last[k] && !clocked && !Number.isFinite(rates[first[k]][k])) {
+    // Values of unknown age stay out even with a clock: it would measure exactly, but from a reading (the JobManager's
+    // last fetch before the watch began) that may lie long before the window.
+    if (first[k] < last[k] && !Number.isFinite(rates[first[k]][k])) {
       ofUnknownAge[k] = 1;
       unknownAge++;
     }
@@ -276,6 +277,14 @@ function windowMeans(
     const l = last[k];
     if (f >= l) {
       mean[k] = lastFinite(rates, k, segmentStart[k]);
+      continue;
+    }
+    if (ofUnknownAge[k] === 1) {
+      // No fresh sighting before the last: the last sample's own rate (the sampler judged its interval) is the figure,
+      // over that interval only; none when it had none (a first reading too old to measure from).
+      mean[k] = rates[l][k];
+      const interval = clock[l][k] - clock[l - 1][k];
+      if (covered && Number.isFinite(mean[k])) covered[k] = Number.isFinite(interval) && interval > 0 ? interval : since[l][k] - since[l - 1][k];
       continue;
     }
     let from = f;

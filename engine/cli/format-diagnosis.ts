@@ -10,7 +10,7 @@ export function formatDiagnosis(d: JobDiagnosis, source: string): string {
   out.push(`${d.jobName} (${d.jobId}) ${d.jobState}: ${d.window.samples} samples over ${span} (${source}), confidence ${d.confidence.level}`);
   if (d.confidence.reasons.length > 0) out.push(`  (${d.confidence.reasons.join('; ')})`);
   out.push('', d.finding.sentence);
-  if (d.basis?.source === 'flink-now') out.push(`  (${basisInWords(d.basis.fetchedAt)})`);
+  if (d.basis?.source === 'flink-now') out.push(`  (${basisInWords(d.basis.fetchedAt, d.basis.reason)})`);
   for (const line of d.finding.details) out.push(`  - ${line}`);
   for (const other of d.otherFindings) {
     out.push('', `Also: ${other.sentence}`);
@@ -87,6 +87,7 @@ function ratio(r: number | null): string {
 }
 
 /** What a first look rests on, as the job page says it too. */
-export function basisInWords(fetchedAt: number): string {
-  return `from Flink's current figures at ${new Date(fetchedAt).toISOString().slice(11, 19)} UTC: the window's history holds too little evidence for a verdict yet, or does not show yet what Flink reports now`;
+export function basisInWords(fetchedAt: number, reason: 'no-evidence' | 'flink-high'): string {
+  const why = reason === 'flink-high' ? 'the window shows nothing wrong, but Flink reports a vertex HIGH now' : "the window's history holds too little evidence for a verdict yet";
+  return `from Flink's current figures at ${new Date(fetchedAt).toISOString().slice(11, 19)} UTC: ${why}`;
 }

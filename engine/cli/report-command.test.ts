@@ -128,7 +128,7 @@ describe('incident bundles', () => {
       expect(first.stdout).toBe(second.stdout);
       expect(first.stdout).toBe(fromLive.stdout);
     }
-  });
+  }, 60_000); // seven CLI runs: ~9 s on a quiet machine, over 20 s on two busy cores
 
   it('refuses a file that is not a bundle with exit 2', async () => {
     const result = await run(['report', '--from-bundle', path.join(ROOT, 'package.json')]);

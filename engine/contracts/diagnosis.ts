@@ -186,7 +186,11 @@ export interface JobDiagnosis {
   basis?: DiagnosisBasis;
 }
 
-export type DiagnosisBasis = { source: 'window' } | { source: 'flink-now'; fetchedAt: number };
+/**
+ * `reason`: `no-evidence`, the window holds too little for a verdict yet; `flink-high`, the window's "nothing wrong"
+ * gave way to a vertex Flink reports HIGH now.
+ */
+export type DiagnosisBasis = { source: 'window' } | { source: 'flink-now'; fetchedAt: number; reason: 'no-evidence' | 'flink-high' };
 
 /** A subtask (or a few) that stood out in a checkpoint, and which checkpoint. */
 export interface CheckpointOutlier extends CheckpointOutlierView {

@@ -57,6 +57,17 @@ describe('withRates', () => {
     expect(rates(b).idleTimeMsPerSecond[0]).toBeCloseTo(200, 3);
   });
 
+  it('gives no rate from a first reading far older than its sighting (a JobManager nobody polled for 10 min)', () => {
+    // First seen at t = 0, but read 10 min earlier; the warm-up sample 2 s later has a fresh reading.
+    const a = withRates(undefined, sample(0, { records: 0, busy: 0, bp: 0, idle: 0 }));
+    const b = withRates(a, sample(2_000, { records: 60_200, busy: 300_000, bp: 0, idle: 302_000 }));
+    expect(Number.isNaN(rates(b).recordsInPerSecond[0])).toBe(true);
+    expect(Number.isNaN(rates(b).busyTimeMsPerSecond[0])).toBe(true);
+    // From the fresh reading on, rates again.
+    const c = withRates(b, sample(12_000, { records: 61_200, busy: 305_000, bp: 0, idle: 307_000 }));
+    expect(rates(c).recordsInPerSecond[0]).toBe(100);
+  });
+
   it('falls back to the time between first sightings where the cluster reports no accumulated times', () => {
     const a = withRates(undefined, sample(0, { records: 0, busy: Number.NaN }));
     const b = withRates(a, sample(10_000, { records: 1_000, busy: Number.NaN }));

@@ -14,13 +14,21 @@ const RATE_OF: Array<[RateColumn, CounterColumn, 'count' | 'time']> = [
 const RUNNING = stateCode('RUNNING');
 
 /**
+ * How much more of the subtask's clock than of the console's time one interval may hold: a reading up to one
+ * JobManager fetch interval (10 s by default) old when first seen, and one fresh now. More, and the earlier reading
+ * was older than the console can account for.
+ */
+const STALE_READING_ALLOWANCE_MS = 10_000;
+
+/**
  * Pure: fills `current`'s rates from the counters of `previous` and `current`, and returns it.
  *
  * The JobManager refreshes metrics on its own schedule (`metrics.fetcher.update-interval`, lazily, on whichever
  * client's request comes next), so one interval between samples can hold two refreshes, or none. Rates are therefore
  * divided by the subtask's own clock (`subtaskClockMs`: the growth of its busy + back-pressured + idle time between
  * the two readings), never by the time between the console's requests: busy + back-pressured + idle = 1000 ms/s
- * exactly, and records and bytes per second are exact over the interval the counters cover. Counters unchanged since
+ * exactly, and records and bytes per second are exact over the interval the counters cover — unless the earlier
+ * reading was far older than its sighting (no rate then: see STALE_READING_ALLOWANCE_MS). Counters unchanged since
  * the previous sample (no refresh in between) keep the previous rates. Only where the cluster reports no accumulated
  * times does the time between first sightings stand in (`countersSince`). A new attempt, a counter going backwards,
  * a subtask not running or counters unchanged for longer than `staleAfterMs` give no rate (NaN), never a made-up one.
@@ -48,7 +56,11 @@ function fillSubtask(then: SubtaskColumns | undefined, now: SubtaskColumns, k: n
     return;
   }
   const clockMs = subtaskClockMs(now, k) - subtaskClockMs(then, k);
-  const elapsedMs = Number.isFinite(clockMs) ? clockMs : t - then.countersSince[k];
+  const sightingsMs = t - then.countersSince[k];
+  // The earlier reading may be far older than its sighting (the first of a watch, served from a JobManager nobody
+  // polled for a while): then the exact rate is an average over time before the console looked. Not this interval's.
+  if (clockMs > 2 * sightingsMs + STALE_READING_ALLOWANCE_MS) return;
+  const elapsedMs = Number.isFinite(clockMs) ? clockMs : sightingsMs;
   if (!(elapsedMs > 0)) return;
   for (const [rate, counter, kind] of RATE_OF) {
     const delta = now.counters[counter][k] - then.counters[counter][k];

@@ -120,7 +120,9 @@ function basisInWords(d: JobDiagnosis, windowMs: number): string {
   const sampled = d.window.samples > 1 ? `${Math.round(d.window.spanMs / 1000)} s sampled` : d.window.samples === 1 ? 'one sample' : 'no samples yet';
   if (d.basis?.source === 'flink-now') {
     const at = new Date(d.basis.fetchedAt).toLocaleTimeString('en-GB', { hour12: false });
-    return `From Flink's current figures (its metrics at ${at}); the history of the last ${asked} is too short for a verdict yet (${sampled}).`;
+    return d.basis.reason === 'flink-high'
+      ? `From Flink's current figures (its metrics at ${at}): it reports a vertex HIGH that the last ${asked} (${sampled}) does not show yet.`
+      : `From Flink's current figures (its metrics at ${at}); the history of the last ${asked} is too short for a verdict yet (${sampled}).`;
   }
   return `Window means over the last ${asked}: ${d.window.samples} sample${d.window.samples === 1 ? '' : 's'}, ${sampled}.`;
 }
