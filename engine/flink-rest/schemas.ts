@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The fields of Flink's REST responses that the console relies on, validated at the boundary.
- * Names follow the official spec (`../shared/flink-rest/`), checked by schemas.spec-check.test.ts.
+ * Names follow the official spec (`resources/flink-rest/`), checked by schemas.spec-check.test.ts.
  * Unknown fields pass through untouched; fields that newer or older versions lack are optional.
  */
 
