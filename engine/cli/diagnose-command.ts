@@ -18,6 +18,7 @@ import { attachChecked, resolveJob, type ConnectionOptions } from './cluster-com
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
 import { appDataDir, openHistoryStore } from './data-dir.ts';
 import { formatDiagnosis } from './format-diagnosis.ts';
+import { printableLines, terminalJson } from './terminal-text.ts';
 
 interface DiagnoseOptions extends Partial<ConnectionOptions> {
   job?: string;
@@ -70,7 +71,7 @@ export function registerDiagnoseCommand(program: Command): void {
         diagnosis = diagnoseSamples(samples, windowMs);
         source = 'sampled now';
       }
-      process.stdout.write(options.json ? `${JSON.stringify(diagnosis, null, 2)}\n` : formatDiagnosis(diagnosis, source));
+      process.stdout.write(options.json ? terminalJson(diagnosis) : printableLines(formatDiagnosis(diagnosis, source)));
     });
 }
 
