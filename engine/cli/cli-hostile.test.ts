@@ -53,13 +53,13 @@ describe('every string a cluster controls goes through the terminal filter, byte
   const commands: Array<[string, string[], RegExp | null]> = [
     ['jobs', ['jobs'], /PWNED/],
     ['jobs --json', ['jobs', '--json'], /PWNED/],
-    ['graph', ['graph', '--job', '@'], /^gatewaymeter-test\S* PWNED/],
+    ['graph', ['graph', '--job', '@'], /^gatewaymeter-testPWNED/],
     ['graph --json', ['graph', '--job', '@', '--json'], /PWNED/],
     ['exceptions', ['exceptions', '--job', '@'], /RuntimeException.*PWNED/],
     ['exceptions --json', ['exceptions', '--job', '@', '--json'], /PWNED/],
-    ['checkpoints', ['checkpoints', '--job', '@'], /^gatewaymeter-test\S* PWNED/],
+    ['checkpoints', ['checkpoints', '--job', '@'], /^gatewaymeter-testPWNED/],
     ['checkpoints --json', ['checkpoints', '--job', '@', '--json'], /PWNED/],
-    ['diagnose', ['diagnose', '--job', '@', '--window', '10s'], /^gatewaymeter-test\S* PWNED/],
+    ['diagnose', ['diagnose', '--job', '@', '--window', '10s'], /^gatewaymeter-testPWNED/],
     ['report (csv)', ['report', '--job', '@', '--window', '10s'], /PWNED/],
   ];
 
@@ -148,6 +148,7 @@ async function startRecordedWithPayload(): Promise<HostileServer & { jobId: stri
   const hostileBodies = new Map(JSON.parse(hostileText) as Array<[string, unknown]>);
   const job = manifest.jobId;
   const checkpoints = hostileBodies.get(`/jobs/${job}/checkpoints`) as { latest: Record<string, unknown> & { completed: Record<string, unknown> } };
+  hostileBodies.set(`/jobs/${job}/checkpoints/details/${String(checkpoints.latest.completed.id)}`, checkpoints.latest.completed);
   checkpoints.latest.failed = { ...checkpoints.latest.completed, className: 'failed', id: 4, status: 'FAILED', failure_timestamp: 1795969750000, failure_message: `Checkpoint expired${PAYLOAD}` };
   hostileBodies.set(`/jobs/${job}/exceptions`, {
     exceptionHistory: {
