@@ -86,7 +86,8 @@ export const LOCAL_ENGINE_CHECKPOINT_INTERVAL_MS = 10_000;
 /**
  * `flink-ops engine` options of the app's own local engine: the scenario, and checkpoints every 10 s into a folder
  * of this process under `<data folder>/local-engine/` (the engine's jobs start afresh at every launch, so folders
- * left by launches that are gone are removed; a console running beside this one keeps its own).
+ * left by launches that are gone are removed; a console running beside this one keeps its own). Savepoints may go
+ * anywhere under `<data folder>/local-engine/` (e.g. `savepoints/`, which outlives the launch), nowhere else.
  */
 export function localEngineArgs(dataDir: string, scenario: string): { args: string[]; checkpointDir: string } {
   const parent = path.join(dataDir, 'local-engine');
@@ -97,7 +98,10 @@ export function localEngineArgs(dataDir: string, scenario: string): { args: stri
     }
   }
   const checkpointDir = path.join(parent, `checkpoints-${process.pid}`);
-  return { args: ['--scenario', scenario, '--checkpoint-dir', checkpointDir, '--checkpoint-interval', String(LOCAL_ENGINE_CHECKPOINT_INTERVAL_MS)], checkpointDir };
+  return {
+    args: ['--scenario', scenario, '--checkpoint-dir', checkpointDir, '--checkpoint-interval', String(LOCAL_ENGINE_CHECKPOINT_INTERVAL_MS), '--allow-dir', parent],
+    checkpointDir,
+  };
 }
 
 function isAlive(pid: number): boolean {

@@ -12,6 +12,7 @@ import { CliError, EXIT } from './cli-error.ts';
 import { attach, resolveJob, withConnection, type ConnectionOptions } from './cluster-commands.ts';
 import { openClusterStore, openHistoryStore } from './data-dir.ts';
 import { formatTable } from './format-table.ts';
+import { printable, printableLines, terminalJson } from './terminal-text.ts';
 
 interface CheckpointsOptions extends ConnectionOptions {
   job: string;
@@ -49,7 +50,7 @@ export function registerCheckpointsCommand(program: Command): void {
       const history = openHistoryStore(options.dataDir);
       try {
         const report = await checkpointsReport(options, history, last);
-        process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+        process.stdout.write(options.json ? terminalJson(report) : printableLines(formatReport(report)));
       } finally {
         await history.close();
       }
@@ -123,7 +124,7 @@ function formatReport(report: CheckpointsReport): string {
   const { job, checkpoints: c, detail } = report;
   const lines: string[] = [];
   const source = report.source === 'history' ? `from the console's history (${c.inHistory} checkpoints kept)` : 'from the cluster';
-  lines.push(`${job.name ?? job.id} (${job.id})${job.state ? ` ${job.state}` : ''}: checkpoints ${source}`);
+  lines.push(`${printable(`${job.name ?? job.id} (${job.id})${job.state ? ` ${job.state}` : ''}`)}: checkpoints ${source}`);
   if (report.note) lines.push(report.note);
   if (c.flink) {
     const n = c.flink.counts;

@@ -9,7 +9,7 @@ import { fetchJobGraph, hasRates } from '../sampling/job-graph.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { openClusterStore } from './data-dir.ts';
 import { formatDuration, formatTable } from './format-table.ts';
-import { printable } from './terminal-text.ts';
+import { printable, printableLines, terminalJson } from './terminal-text.ts';
 
 export interface ConnectionOptions {
   url: string;
@@ -19,7 +19,7 @@ export interface ConnectionOptions {
 
 /** `--json`: the data as one JSON document on stdout, for scripts. */
 function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(terminalJson(value));
 }
 
 /** `clusters`, `jobs`, `graph` and `exceptions`: read-only views of a cluster, for scripts and terminals. */
@@ -67,7 +67,7 @@ export function registerClusterCommands(program: Command): void {
       const job = resolveJob(await fetchJobs(client), options.job);
       const graph = await fetchJobGraph(client, options.url, job.id);
       if (options.json) printJson(graph);
-      else process.stdout.write(formatGraph(graph));
+      else process.stdout.write(printableLines(formatGraph(graph)));
     });
 
   withConnection(program.command('exceptions').description('Show a job\'s exception history: why it failed or restarted, newest first'))
@@ -82,7 +82,7 @@ export function registerClusterCommands(program: Command): void {
       const job = resolveJob(await fetchJobs(client), options.job);
       const exceptions = await fetchJobExceptions(client, options.url, job.id, max);
       if (options.json) printJson(exceptions);
-      else process.stdout.write(formatExceptions(job, exceptions, options.stack === true));
+      else process.stdout.write(printableLines(formatExceptions(job, exceptions, options.stack === true)));
     });
 }
 
@@ -159,7 +159,7 @@ function formatGraph(graph: JobGraph): string {
   // A job that does not run has no rates: say so where the numbers would be, so nobody reads "-" as zero traffic.
   const note = hasRates(graph.state)
     ? ''
-    : `The job is ${graph.state}${graph.endTime !== null ? ` since ${formatClock(graph.endTime)}` : ''}: no rates (only a RUNNING job has them).\n`;
+    : `The job is ${printable(graph.state)}${graph.endTime !== null ? ` since ${formatClock(graph.endTime)}` : ''}: no rates (only a RUNNING job has them).\n`;
   const latest = hasRates(graph.state) ? `Flink's latest figures (the JobManager's metrics at ${formatClock(graph.fetchedAt)}), not a window.\n` : '';
   return `${printable(`${graph.name} (${graph.jobId}) ${graph.state}`)}\n${note}${latest}\n${vertices}\nEdges:\n${edges}\n`;
 }
@@ -200,7 +200,6 @@ function formatExceptions(job: JobSummary, exceptions: JobExceptions, fullStack:
     return lines.join('\n');
   });
   const truncated = exceptions.truncated ? '\n(more exceptions on the cluster: raise --max)\n' : '\n';
-  const text = `${printable(header)}\n${exceptions.entries.length} exception${exceptions.entries.length === 1 ? '' : 's'}, newest first\n\n${blocks.join('\n\n')}\n${truncated}`;
-  // Messages and stack traces are the cluster's text: no terminal control characters from them (tabs and newlines stay).
-  return text.split('\n').map((line) => printable(line)).join('\n');
+  // Messages and stack traces are the cluster's text: their lines stay lines, made printable when written.
+  return `${printable(header)}\n${exceptions.entries.length} exception${exceptions.entries.length === 1 ? '' : 's'}, newest first\n\n${blocks.join('\n\n')}\n${truncated}`;
 }

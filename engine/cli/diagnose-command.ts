@@ -20,6 +20,7 @@ import { attachChecked, resolveJob, type ConnectionOptions } from './cluster-com
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
 import { appDataDir, openHistoryStore } from './data-dir.ts';
 import { formatDiagnosis } from './format-diagnosis.ts';
+import { printableLines, terminalJson } from './terminal-text.ts';
 
 interface DiagnoseOptions extends Partial<ConnectionOptions> {
   job?: string;
@@ -75,7 +76,7 @@ export function registerDiagnoseCommand(program: Command): void {
       // No health verdict without evidence, nor while Flink reports a vertex HIGH: its current figures have the last word.
       const graphs = new CurrentGraphs(() => fetchJobGraph(client, options.url!, job.id));
       diagnosis = await graphs.diagnose(diagnosis);
-      process.stdout.write(options.json ? `${JSON.stringify(diagnosis, null, 2)}\n` : formatDiagnosis(diagnosis, source));
+      process.stdout.write(options.json ? terminalJson(diagnosis) : printableLines(formatDiagnosis(diagnosis, source)));
     });
 }
 

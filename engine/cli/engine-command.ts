@@ -8,6 +8,7 @@ import { listScenarios } from '../local/scenarios/scenario.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
 import type { LocalKafka } from '../local/kafka/local-kafka.ts';
 import { kafkaConnectionFrom, withKafkaConnection } from './kafka-options.ts';
+import { printable } from './terminal-text.ts';
 
 function integer(option: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (raw: string): number => {
@@ -38,6 +39,7 @@ interface EngineCommandOptions {
   events?: number;
   rate?: number;
   sinkDir?: string;
+  allowDir?: string[];
   startTime?: number;
   checkpointInterval?: number;
   checkpointsRetained?: number;
@@ -80,6 +82,11 @@ export function registerEngineCommand(program: Command): void {
     .option('--events <n>', 'bounded source: stop after N events; the job finishes once all windows have fired', integer('--events', 1))
     .option('--rate <r>', 'events per second', positiveNumber('--rate'))
     .option('--sink-dir <dir>', 'write results as NDJSON upsert logs (one file per job) into this folder')
+    .option(
+      '--allow-dir <dir>',
+      'a folder requests may name for savepoints, sinks and checkpoints (repeatable); besides it only --checkpoint-dir, --sink-dir and the configured savepoint and checkpoint folders',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--start-time <epoch-ms>', 'event-time origin of the generated traffic: same seed, events and start time, same sink output (default: now)', integer('--start-time', 0))
     .option('--checkpoint-interval <ms>', 'checkpoint interval with --checkpoint-dir (default 10000)', integer('--checkpoint-interval', 1))
     .option('--checkpoints-retained <n>', 'completed checkpoints kept (default 1)', integer('--checkpoints-retained', 1))
@@ -112,6 +119,7 @@ export function registerEngineCommand(program: Command): void {
           job: options.job as BuiltInJob | undefined,
           parallelism: options.parallelism,
           checkpointDir: options.checkpointDir,
+          allowDirs: options.allowDir,
           seed: options.seed,
           events: options.events,
           rate: options.rate,
@@ -165,7 +173,7 @@ async function connectKafka(options: EngineCommandOptions): Promise<LocalKafka |
     sinkTopic: options.sinkTopic,
     groupId: options.groupId,
     bounded: options.kafkaBounded,
-    log: (line) => process.stdout.write(`${line}\n`),
+    log: (line) => process.stdout.write(`${printable(line)}\n`),
   });
 }
 
@@ -176,7 +184,7 @@ async function runUntilStopped(handle: LocalEngineHandle): Promise<void> {
     for (const job of handle.engine.cluster.jobs.values()) {
       if (job.isTerminal && !reported.has(job.jobId)) {
         reported.add(job.jobId);
-        process.stdout.write(`Job ${job.name} (${job.jobId}) ${job.status}\n`);
+        process.stdout.write(`${printable(`Job ${job.name} (${job.jobId}) ${job.status}`)}\n`);
       }
     }
   }, 500);

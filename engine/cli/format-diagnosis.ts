@@ -7,7 +7,7 @@ import { printable } from './terminal-text.ts';
 export function formatDiagnosis(d: JobDiagnosis, source: string): string {
   const out: string[] = [];
   const span = d.window.samples > 1 ? formatSpan(d.window.spanMs) : 'no span';
-  out.push(`${d.jobName} (${d.jobId}) ${d.jobState}: ${d.window.samples} samples over ${span} (${source}), confidence ${d.confidence.level}`);
+  out.push(`${printable(`${d.jobName} (${d.jobId}) ${d.jobState}`)}: ${d.window.samples} samples over ${span} (${source}), confidence ${d.confidence.level}`);
   if (d.confidence.reasons.length > 0) out.push(`  (${d.confidence.reasons.join('; ')})`);
   out.push('', d.finding.sentence);
   if (d.basis?.source === 'flink-now') out.push(`  (${basisInWords(d.basis.fetchedAt, d.basis.reason)})`);

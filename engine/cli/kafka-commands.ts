@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { ConsumerLag, HotKeySample } from '../contracts/engine-api.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { formatTable } from './format-table.ts';
+import { printable, printableLines, terminalJson } from './terminal-text.ts';
 import { kafkaConnectionFrom, withKafkaConnection, type KafkaCliOptions } from './kafka-options.ts';
 
 function positive(option: string, raw: string | undefined, integer = true): number | undefined {
@@ -38,7 +39,7 @@ export function registerKafkaCommands(program: Command): void {
         deadline,
         () => `The Kafka brokers ${connection.brokers.join(',')} did not answer within ${deadline} ms.`,
       );
-      process.stdout.write(options.json ? `${JSON.stringify(lag, null, 2)}\n` : formatLag(lag));
+      process.stdout.write(options.json ? terminalJson(lag) : printableLines(formatLag(lag)));
     } finally {
       await withDeadline(admin.disconnect(), 2000, () => '').catch(() => {});
     }
@@ -95,7 +96,7 @@ export function registerKafkaCommands(program: Command): void {
         },
         { brokers: connection.brokers, timeoutMs: positive('--sample-timeout', options.sampleTimeout, false)! * 1000 },
       );
-      process.stdout.write(options.json ? `${JSON.stringify(sample, null, 2)}\n` : formatHotKeys(sample));
+      process.stdout.write(options.json ? terminalJson(sample) : printableLines(formatHotKeys(sample)));
     },
   );
 }
@@ -121,7 +122,7 @@ function formatLag(lag: ConsumerLag): string {
   ]);
   const without = lag.partitionsWithoutCommit > 0 ? `, ${lag.partitionsWithoutCommit} partition(s) without a committed offset` : '';
   return (
-    `Group ${lag.groupId} (${lag.groupState}, ${lag.members} member(s)): total lag ${lag.totalLag}${without}\n\n` +
+    `Group ${printable(lag.groupId)} (${printable(lag.groupState)}, ${lag.members} member(s)): total lag ${lag.totalLag}${without}\n\n` +
     formatTable(['TOPIC', 'PARTITION', 'COMMITTED', 'LOG END', 'LAG'], rows) +
     'Flink commits offsets when a checkpoint completes: the committed lag saw-tooths with the checkpoint interval.\n'
   );
@@ -137,7 +138,7 @@ function formatHotKeys(sample: HotKeySample): string {
   const busiest = sample.subtaskShares?.[0];
   const load = busiest && sample.keyedVertex ? `Busiest subtask at parallelism ${sample.keyedVertex.parallelism}: ${busiest.subtask} with ${(busiest.share * 100).toFixed(1)}% of the keyed records (even: ${(100 / sample.keyedVertex.parallelism).toFixed(1)}%).\n` : '';
   return (
-    `${partial}${sample.topic}: ${sample.records} records over ${seconds} s from ${sample.partitions} partition(s), ${sample.keyed} keyed by ${sample.keyPath}, ${sample.distinctKeys} distinct keys${skipped ? ` (${skipped})` : ''}.\n\n` +
+    `${partial}${printable(sample.topic)}: ${sample.records} records over ${seconds} s from ${sample.partitions} partition(s), ${sample.keyed} keyed by ${sample.keyPath}, ${sample.distinctKeys} distinct keys${skipped ? ` (${skipped})` : ''}.\n\n` +
     formatTable(header, rows) +
     load
   );

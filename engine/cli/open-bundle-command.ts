@@ -14,6 +14,7 @@ import { HistoryStore } from '../history/history-store.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { openClusterStore, openKafkaSettingsStore } from './data-dir.ts';
 import { readBundle } from './report-command.ts';
+import { printable, printableLines } from './terminal-text.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -68,10 +69,10 @@ export function registerOpenBundleCommand(program: Command): void {
       const server = await startWebServer({ engine: bundled, staticDir: path.join(ROOT, 'renderer/dist'), port });
       const jobPage = `${server.url}#/clusters/${encodeURIComponent(bundle.cluster.id)}/jobs/${bundle.jobId}`;
       process.stdout.write(
-        [
-          `Incident bundle ${file}: ${bundle.report.job.name} (${bundle.jobId}) as of ${bundle.report.asOf ?? 'no samples'}, ${bundle.samples.length} samples, ${bundle.checkpoints.length} checkpoints.`,
+        printableLines([
+          `Incident bundle ${file}: ${printable(bundle.report.job.name)} (${bundle.jobId}) as of ${bundle.report.asOf ?? 'no samples'}, ${bundle.samples.length} samples, ${bundle.checkpoints.length} checkpoints.`,
           `Flink Ops Console (web mode, recording only): ${jobPage}`,
-        ].join('\n') + '\n',
+        ].join('\n') + '\n'),
       );
       await new Promise<void>((resolve) => {
         const stop = () =>

@@ -20,7 +20,7 @@ let dataDir: string;
 beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), 'flink-ops-cli-ops-'));
   dataDir = path.join(root, 'data');
-  ({ url, process: engine } = await startEngineProcess(['--scenario', 'exactly-once', '--rate', '200', '--checkpoint-dir', path.join(root, 'checkpoints')]));
+  ({ url, process: engine } = await startEngineProcess(['--scenario', 'exactly-once', '--rate', '200', '--checkpoint-dir', path.join(root, 'checkpoints'), '--allow-dir', root]));
 }, 60_000);
 
 afterAll(async () => {

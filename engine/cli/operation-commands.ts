@@ -14,6 +14,7 @@ import { CliError, EXIT } from './cli-error.ts';
 import { attach, clientFromEnvironment, resolveJob, withConnection, type ConnectionOptions } from './cluster-commands.ts';
 import { openClusterStore, openHistoryStore } from './data-dir.ts';
 import { formatTable } from './format-table.ts';
+import { escapedForTerminal, printable, printableLines, terminalJson } from './terminal-text.ts';
 
 /**
  * `savepoint`, `stop`, `cancel`, `rescale`, `resubmit` and `journal`: the operations from a terminal, with the same
@@ -118,9 +119,10 @@ async function jobIdOf(options: ConnectionOptions & { job: string }): Promise<st
 async function confirm(what: string, options: { yes?: boolean }): Promise<void> {
   if (options.yes) return;
   if (!process.stdin.isTTY) throw new CliError(EXIT.badArguments, `${what} Pass --yes to confirm (stdin is not a terminal).`);
+  // The job id came from the cluster: the prompt goes to the terminal, so through the filter too.
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = await rl.question(`${what} Type "yes" to go on: `);
+    const answer = await rl.question(`${printable(what)} Type "yes" to go on: `);
     if (answer.trim().toLowerCase() !== 'yes') throw new CliError(EXIT.failure, 'Not confirmed: nothing was done.');
   } finally {
     rl.close();
@@ -138,17 +140,17 @@ const FAILED_STATES: OperationState[] = ['failed', 'unknown', 'not-started'];
 async function runOperation(cli: CliOperations, request: OperationRequest, options: CommonOptions, result: (e: JournalEntry) => string): Promise<void> {
   const { entry, done } = await cli.operations.start(request, { stopWhenAccepted: !options.wait, maxWaitMs: maxWait(options) });
   if (entry.state === 'failed') throw new CliError(EXIT.failure, entry.failure ?? 'The operation failed.');
-  process.stderr.write(`${entry.kind} of job ${entry.jobId ?? '-'} started (trigger id ${entry.id})${options.wait ? '; waiting for the outcome' : ''}.\n`);
+  process.stderr.write(`${printable(`${entry.kind} of job ${entry.jobId ?? '-'} started (trigger id ${entry.id})`)}${options.wait ? '; waiting for the outcome' : ''}.\n`);
   const outcome = publicEntry(await done);
   if (FAILED_STATES.includes(outcome.state)) throw new CliError(EXIT.failure, outcome.failure ?? `The ${outcome.kind} ended ${outcome.state}.`);
   if (!options.wait) {
-    process.stdout.write(`${outcome.id}\n`);
+    process.stdout.write(`${printable(outcome.id)}\n`);
     return;
   }
   if (outcome.state === 'pending' || outcome.state === 'in-progress') {
     throw new CliError(EXIT.failure, `${outcome.progress ?? 'Still in progress.'} Follow it with \`flink-ops journal --job ${outcome.jobId ?? ''}\` (trigger id ${outcome.id}).`);
   }
-  process.stdout.write(`${result(outcome)}\n`);
+  process.stdout.write(`${printable(result(outcome))}\n`);
 }
 
 function parseHotKeys(values: string[] | undefined): HotKeyLoad[] {
@@ -233,10 +235,10 @@ export function registerOperationCommands(program: Command): void {
         const hotKeys = parseHotKeys(options.hotKey);
         const plan = await cli.operations.planRescale(clusterId, jobId, { parallelism, hotKeys, route: options.route });
         if (options.planOnly) {
-          process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
+          process.stdout.write(options.json ? terminalJson(plan) : printableLines(formatPlan(plan)));
           return;
         }
-        process.stderr.write(formatPlan(plan));
+        process.stderr.write(printableLines(formatPlan(plan)));
         if (plan.refusals.length > 0) throw new CliError(EXIT.badArguments, plan.refusals.join(' '));
         const program: JarProgram | undefined = options.jar ? { jarId: options.jar, entryClass: options.entryClass, programArgs } : undefined;
         await runOperation(
@@ -307,8 +309,8 @@ export function registerOperationCommands(program: Command): void {
           .filter((e) => clusterId === undefined || e.clusterId === clusterId || e.clusterUrl === clusterId)
           .slice(0, options.limit ?? 500)
           .map(publicEntry);
-        if (options.json) process.stdout.write(exportJournal(entries, filter, 'json', Date.now()).content);
-        else if (options.csv) process.stdout.write(exportJournal(entries, filter, 'csv', Date.now()).content);
+        if (options.json) process.stdout.write(escapedForTerminal(exportJournal(entries, filter, 'json', Date.now()).content));
+        else if (options.csv) process.stdout.write(escapedForTerminal(exportJournal(entries, filter, 'csv', Date.now()).content));
         else process.stdout.write(entries.length === 0 ? 'No operations in the journal.\n' : formatJournal(entries));
       });
     });
@@ -356,12 +358,12 @@ export function formatResubmitPlan(plan: ResubmitPlan): string {
 }
 
 export function formatPlan(plan: RescalePlan): string {
-  const lines = [`Rescale plan for ${plan.jobName} (${plan.jobId}): route ${plan.route}. ${plan.routeReason}`];
+  const lines = [`Rescale plan for ${printable(`${plan.jobName} (${plan.jobId})`)}: route ${plan.route}. ${plan.routeReason}`];
   lines.push(`Load: ${plan.load.source === 'history' ? 'from the history' : 'measured live'}, ${plan.load.samples} samples over ${Math.round((plan.load.to - plan.load.from) / 1000)} s.`);
   for (const r of plan.refusals) lines.push(`REFUSED: ${r}`);
   for (const w of plan.warnings) lines.push(`Warning: ${w}`);
   for (const v of plan.vertices) {
-    lines.push('', `${v.vertexName}: parallelism ${v.from} → ${v.to} (max parallelism ${v.maxParallelism})`);
+    lines.push('', `${printable(v.vertexName)}: parallelism ${v.from} → ${v.to} (max parallelism ${v.maxParallelism})`);
     lines.push(`  max/mean records/s: before ${rate(v.before.max)}/${rate(v.before.mean)}, predicted ${rate(v.after.max)}/${rate(v.after.mean)}`);
     if (v.capacity) lines.push(`  one subtask sustains ~${rate(v.capacity.recordsPerSecond)} records/s (subtask ${v.capacity.subtask} at ${Math.round(v.capacity.busyTimeMsPerSecond)} ms/s busy)`);
     for (const f of v.findings) lines.push(`  - ${f}`);

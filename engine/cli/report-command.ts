@@ -16,6 +16,7 @@ import { fetchJobs } from '../sampling/cluster-views.ts';
 import { fetchJobExceptions } from '../sampling/job-exceptions.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
+import { escapedForTerminal } from './terminal-text.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attachChecked, resolveJob, type ConnectionOptions } from './cluster-commands.ts';
 import { appDataDir, openHistoryStore } from './data-dir.ts';
@@ -71,7 +72,8 @@ export function registerReportCommands(program: Command): void {
       ? await reportFromBundle(readBundle(options.fromBundle), format)
       : await withWindowStore(options, ({ store, cluster, jobId, windowMs }) => renderReportChunks(readSkewReport(store, cluster, jobId, windowMs), format));
     if (options.out) writeAtomically(options.out, chunks);
-    else for (const chunk of chunks) process.stdout.write(chunk);
+    // To a file the report is written as is; to stdout, nothing in it acts on a terminal.
+    else for (const chunk of chunks) process.stdout.write(escapedForTerminal(chunk));
   });
 
   connection(

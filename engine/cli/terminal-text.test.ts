@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatTable } from './format-table.ts';
-import { printable } from './terminal-text.ts';
+import { escapedForTerminal, printable, printableLines, terminalJson } from './terminal-text.ts';
 
 describe('printable: cluster-controlled text in a terminal', () => {
   it.each([
@@ -24,5 +24,23 @@ describe('printable: cluster-controlled text in a terminal', () => {
 
   it('is applied to every table cell', () => {
     expect(formatTable(['NAME'], [['evil\u001b[2J\nname']])).toBe('NAME\nevil name\n');
+  });
+});
+
+describe('whole outputs', () => {
+  it('printableLines keeps the line breaks and filters every line', () => {
+    expect(printableLines('job\u001b[2J\n\u202eevil\u0000\tx\n')).toBe('job\n?evil? x\n');
+  });
+
+  it('JSON for a terminal: C1 controls, DEL and bidi overrides as \\u escapes; the same value', () => {
+    const value = { name: 'a\u009b31mb\u202ec\u007f\u001b[2J\u0000' };
+    const text = terminalJson(value);
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
+  it('data (CSV) keeps its line breaks and tabs, and shows the rest as escapes', () => {
+    expect(escapedForTerminal('a,b\u001b[31m\r\n1\t2\n')).toBe('a,b\\u001b[31m\\u000d\n1\t2\n');
   });
 });

@@ -27,6 +27,18 @@ describe('checkFlinkCluster: what is not a Flink JobManager, in words a person r
     expect(error.info.message).not.toMatch(/invalid input|expected string|received undefined/);
   });
 
+  it('Flink\'s /config with one impossible field: names that field, as the direct request does, not a missing `flink-version`', async () => {
+    const error = await checkError((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"flink-version":"2.2.1","flink-revision":"abc","refresh-interval":1e400}');
+    });
+    expect(error.info).toMatchObject({ kind: 'not-flink', endpoint: 'GET /config', field: 'refresh-interval' });
+    expect(error.info.message).toBe(
+      `${server!.url} answers /config with a \`flink-version\`, but not as a Flink JobManager does: GET /config on ${server!.url} returned an unexpected response: field \`refresh-interval\` invalid input: expected number, received Infinity.`,
+    );
+    expect(error.info.message).not.toMatch(/no `flink-version`/);
+  });
+
   it('a 400 with JSON stays an HTTP answer, named with its status', async () => {
     const error = await checkError((_req, res) => json(res, 400, { errors: ['bad request'] }));
     expect(error.info).toMatchObject({ kind: 'not-flink', status: 400 });

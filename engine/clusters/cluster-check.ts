@@ -17,8 +17,12 @@ export async function checkFlinkCluster(client: FlinkRestClient): Promise<Cluste
   try {
     dashboard = await client.request(endpoints.config);
   } catch (error) {
-    // Valid JSON without Flink's fields (a validation failure, not an HTTP status): some other JSON API.
+    // Valid JSON that fails validation (not an HTTP status): Flink's /config with one impossible field, or some other JSON API.
     if (error instanceof EngineError && error.info.kind === 'unexpected-response' && error.info.status === undefined) {
+      const field = error.info.field;
+      if (field !== undefined && field !== 'flink-version' && field !== '(body)') {
+        throw new EngineError('not-flink', `${client.baseUrl} answers /config with a \`flink-version\`, but not as a Flink JobManager does: ${error.info.message}`, { endpoint: 'GET /config', field });
+      }
       throw new EngineError(
         'not-flink',
         `${client.baseUrl} answers JSON, but not as a Flink JobManager does (no \`flink-version\` in /config): is this the JobManager's REST URL?`,

@@ -323,6 +323,8 @@ export interface ErrorInfo {
   /** `GET /jobs/overview` style, when a request to a cluster failed. */
   endpoint?: string;
   status?: number;
+  /** The field of the response that failed validation (`jobs.0.state`), for an unexpected response. */
+  field?: string;
 }
 
 // --- Kafka (per cluster, optional) -------------------------------------------------------------------------------

@@ -204,7 +204,7 @@ export class FlinkRestClient {
     throw new EngineError(
       'unexpected-response',
       `${endpoint} on ${this.baseUrl} returned an unexpected response: field \`${field}\` ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}.`,
-      { endpoint },
+      { endpoint, field },
     );
   }
 

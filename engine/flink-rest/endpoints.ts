@@ -45,7 +45,7 @@ export const endpoints = {
   vertexWatermarks: get('/jobs/:jobid/vertices/:vertexid/watermarks', 'MetricCollectionResponseBody', schemas.MetricCollection),
   taskManagers: get('/taskmanagers', 'TaskManagersInfo', schemas.TaskManagersInfo),
   jobCheckpoints: get('/jobs/:jobid/checkpoints', 'CheckpointingStatistics', schemas.CheckpointingStatistics),
-  taskManagerMetrics: get('/taskmanagers/:taskmanagerid/metrics', 'MetricCollectionResponseBody', schemas.MetricCollection),
+  taskManagerMetrics: get('/taskmanagers/:taskmanagerid/metrics', 'MetricCollectionResponseBody', schemas.TaskManagerMetricCollection),
   jobExceptions: get('/jobs/:jobid/exceptions', 'JobExceptionsInfoWithHistory', schemas.JobExceptionsInfoWithHistory),
   jobConfig: get('/jobs/:jobid/config', 'JobConfigInfo', schemas.JobConfigInfo),
   jobJobManagerConfig: get('/jobs/:jobid/jobmanager/config', 'ConfigurationInfoEntry[]', schemas.ConfigurationInfo),

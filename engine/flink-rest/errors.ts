@@ -5,7 +5,7 @@ import type { ErrorInfo, ErrorKind } from '../contracts/engine-api.ts';
 export class EngineError extends Error {
   readonly info: ErrorInfo;
 
-  constructor(kind: ErrorKind, message: string, details: { endpoint?: string; status?: number } = {}) {
+  constructor(kind: ErrorKind, message: string, details: { endpoint?: string; status?: number; field?: string } = {}) {
     super(message);
     this.name = 'EngineError';
     this.info = { kind, message, ...details };

@@ -180,7 +180,18 @@ describe('impossible values are refused, naming the endpoint and the field', () 
     ['a negative task count', endpoints.jobsOverview, {}, { jobs: [{ jid: JOB, name: 'j', state: 'RUNNING', 'start-time': 1, 'end-time': -1, duration: 1, tasks: { running: -3 } }] }, /field `jobs\.0\.tasks\.running`/],
     ['duplicate vertex ids', endpoints.jobDetails, { jobid: JOB }, { ...jobDetails(2), vertices: [jobDetails(1).vertices[0], jobDetails(1).vertices[0]] }, /GET \/jobs\/:jobid .*field `vertices\.1\.id` is a duplicate vertex id/],
     ['parallelism 0', endpoints.jobDetails, { jobid: JOB }, { ...jobDetails(1), vertices: [{ ...jobDetails(1).vertices[0], parallelism: 0 }] }, /field `vertices\.0\.parallelism`/],
-    ['busy time of 1.8e19 ms/s', endpoints.subtaskMetricsAggregated, { jobid: JOB, vertexid: vertexId(1) }, [metric('busyTimeMsPerSecond', 1.8e19, 10)], /GET \/jobs\/:jobid\/vertices\/:vertexid\/subtasks\/metrics .*field `0\.max` is 18000000000000000000 for busyTimeMsPerSecond, above 1050 ms per second/],
+    ['busy time of 1.8e19 ms/s', endpoints.subtaskMetricsAggregated, { jobid: JOB, vertexid: vertexId(1) }, [metric('busyTimeMsPerSecond', 1.8e19, 10)], /GET \/jobs\/:jobid\/vertices\/:vertexid\/subtasks\/metrics .*field `0\.max` is 18000000000000000000 for busyTimeMsPerSecond, above 1000 ms per second/],
+    // Flink computes busy time as 1000 − min(idle + back-pressured, 1000): it is never above 1000.
+    ['busy time of 1,040 ms/s', endpoints.subtaskMetricsAggregated, { jobid: JOB, vertexid: vertexId(1) }, [metric('busyTimeMsPerSecond', 1040, 900)], /field `0\.max` is 1040 for busyTimeMsPerSecond, above 1000 ms per second/],
+    ['idle time of 1,060 ms/s', endpoints.subtaskMetricsAggregated, { jobid: JOB, vertexid: vertexId(1) }, [metric('idleTimeMsPerSecond', 1060, 900)], /field `0\.max` is 1060 for idleTimeMsPerSecond, above 1050 ms per second/],
+    ['a busy ratio of 1.04', endpoints.vertexBackPressure, { jobid: JOB, vertexid: vertexId(1) }, { status: 'ok', backpressureLevel: 'ok', subtasks: [{ subtask: 0, backpressureLevel: 'ok', ratio: 0, busyRatio: 1.04 }] }, /field `subtasks\.0\.busyRatio`/],
+    ['a job state outside JobStatus', endpoints.jobsOverview, {}, { jobs: [{ jid: JOB, name: 'j', state: 'PWNED', 'start-time': 1, 'end-time': -1, duration: 1, tasks: {} }] }, /GET \/jobs\/overview .*field `jobs\.0\.state` is not one of Flink's job states \(JobStatus\)/],
+    ['a job state outside JobStatus, in its details', endpoints.jobDetails, { jobid: JOB }, { ...jobDetails(1), state: 'RUNNING\u001b[2J' }, /GET \/jobs\/:jobid .*field `state` is not one of Flink's job states/],
+    ['a job that ended before it started', endpoints.jobsOverview, {}, { jobs: [{ jid: JOB, name: 'j', state: 'FINISHED', 'start-time': 2_000_000, 'end-time': 1_000_000, duration: 1, tasks: {} }] }, /field `jobs\.0\.end-time` is 1000000, before the start-time 2000000/],
+    ['a job that ended before it started, in its details', endpoints.jobDetails, { jobid: JOB }, { ...jobDetails(1), state: 'FAILED', 'start-time': 2_000_000, 'end-time': 1_000_000 }, /GET \/jobs\/:jobid .*field `end-time` is 1000000, before the start-time/],
+    ['a job started in the year 287,000', endpoints.jobsOverview, {}, { jobs: [{ jid: JOB, name: 'j', state: 'RUNNING', 'start-time': 9e15, 'end-time': -1, duration: 1, tasks: {} }] }, /field `jobs\.0\.start-time` is 9000000000000000, after the year 9999/],
+    ['a heap used above the heap max', endpoints.taskManagerMetrics, { taskmanagerid: 'tm-1' }, [{ id: 'Status.JVM.Memory.Heap.Used', value: '9e99' }, { id: 'Status.JVM.Memory.Heap.Max', value: '501219328' }], /GET \/taskmanagers\/:taskmanagerid\/metrics .*field `0\.value` is 9e\+99 for Status\.JVM\.Memory\.Heap\.Used, above Status\.JVM\.Memory\.Heap\.Max \(501219328\)/],
+    ['more network buffers used than there are', endpoints.taskManagerMetrics, { taskmanagerid: 'tm-1' }, [{ id: 'Status.Shuffle.Netty.TotalMemorySegments', value: '4096' }, { id: 'Status.Shuffle.Netty.UsedMemorySegments', value: '5000' }], /field `1\.value` is 5000 for Status\.Shuffle\.Netty\.UsedMemorySegments/],
     ['negative idle time', endpoints.subtaskMetricsAggregated, { jobid: JOB, vertexid: vertexId(1) }, [{ id: 'idleTimeMsPerSecond', min: -5, max: 10, avg: 2 }], /field `0\.min` is negative \(-5\) for idleTimeMsPerSecond/],
     ['an average above the maximum', endpoints.subtaskMetricsAggregated, { jobid: JOB, vertexid: vertexId(1) }, [{ id: 'busyTimeMsPerSecond', min: 0, max: 10, avg: 900 }], /field `0\.avg` is outside min\.\.max/],
     ['a negative rate', endpoints.subtaskMetricsAggregated, { jobid: JOB, vertexid: vertexId(1) }, [{ id: 'numRecordsInPerSecond', min: -1, max: 1, avg: 0, sum: 0 }], /field `0\.min` is negative/],
@@ -194,6 +205,28 @@ describe('impossible values are refused, naming the endpoint and the field', () 
   it.each(cases)('%s', async (_what, spec, params, body, message) => {
     const server = await hostile((_req, res) => json(res, 200, body));
     await failure(new FlinkRestClient({ baseUrl: server.url }).request(spec, params), 'unexpected-response', message);
+  });
+
+  it('idle and back-pressured time a little over 1000 ms/s (a TimerGauge updated late) read as 1000, never more', async () => {
+    const server = await hostile((req, res) =>
+      req.url?.includes('/backpressure')
+        ? json(res, 200, { status: 'ok', backpressureLevel: 'high', subtasks: [{ subtask: 0, backpressureLevel: 'high', ratio: 1.04, idleRatio: 0, busyRatio: 0 }] })
+        : json(res, 200, [metric('idleTimeMsPerSecond', 1040, 1020), metric('backPressuredTimeMsPerSecond', 1049, 1000), metric('busyTimeMsPerSecond', 1000, 1000)]),
+    );
+    const client = new FlinkRestClient({ baseUrl: server.url });
+    const metrics = await client.request(endpoints.subtaskMetricsAggregated, { jobid: JOB, vertexid: vertexId(1) });
+    expect(metrics.map((m) => [m.id, m.min, m.max, m.avg])).toEqual([
+      ['idleTimeMsPerSecond', 0, 1000, 1000],
+      ['backPressuredTimeMsPerSecond', 0, 1000, 1000],
+      ['busyTimeMsPerSecond', 0, 1000, 1000],
+    ]);
+    const backPressure = await client.request(endpoints.vertexBackPressure, { jobid: JOB, vertexid: vertexId(1) });
+    expect(backPressure.subtasks?.[0].ratio).toBe(1);
+  });
+
+  it('a heap max of -1 (the JVM sets none) is no bound', async () => {
+    const server = await hostile((_req, res) => json(res, 200, [{ id: 'Status.JVM.Memory.Heap.Used', value: '1000' }, { id: 'Status.JVM.Memory.Heap.Max', value: '-1' }]));
+    await expect(new FlinkRestClient({ baseUrl: server.url }).request(endpoints.taskManagerMetrics, { taskmanagerid: 'tm-1' })).resolves.toHaveLength(2);
   });
 
   it('another job\'s details for the requested job id: refused, naming `jid`', async () => {

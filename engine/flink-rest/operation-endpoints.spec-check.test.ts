@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { OFFICIAL_SPEC_FILE } from './official-spec-file.ts';
 import { jarPlanBody, jarRunBody, resourceRequirementsBody, savepointBody, stopBody } from '../operations/request-bodies.ts';
 import { operationEndpoints } from './operation-endpoints.ts';
 
@@ -12,7 +11,7 @@ import { operationEndpoints } from './operation-endpoints.ts';
  * success status, every field they read is in its response schema, and every field of every body they send (built
  * by the very functions the operations use) is in the request schema, so a kebab-case/camelCase slip fails here.
  */
-const SPEC_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/flink-rest/rest_v1_dispatcher.1.19-SNAPSHOT.yml');
+const SPEC_FILE = OFFICIAL_SPEC_FILE;
 
 type SpecSchema = {
   $ref?: string;

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { OFFICIAL_SPEC_FILE } from './official-spec-file.ts';
 import { endpoints } from './endpoints.ts';
 
 /**
@@ -11,7 +10,7 @@ import { endpoints } from './endpoints.ts';
  * rather than showing "-" against a real cluster. Two documented deviations of the spec from the wire are allowed.
  * A field of a discriminated subtype (`external_path` of a completed checkpoint) is a field of its base.
  */
-const SPEC_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/flink-rest/rest_v1_dispatcher.1.19-SNAPSHOT.yml');
+const SPEC_FILE = OFFICIAL_SPEC_FILE;
 
 type SpecSchema = {
   $ref?: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The fields of Flink's REST responses that the console relies on, validated at the boundary.
- * Names follow the official spec (`../shared/flink-rest/`), checked by schemas.spec-check.test.ts.
+ * Names follow the official spec (`resources/flink-rest/`), checked by schemas.spec-check.test.ts.
  * Unknown fields pass through untouched; fields that newer or older versions lack are optional.
  */
 
@@ -13,13 +13,41 @@ import { z } from 'zod';
 const count = z.number().int().nonnegative();
 /** Parallelism and max parallelism: whole numbers of at least 1. */
 const parallelism = z.number().int().min(1);
-/** Flink sends -1 for "not yet" times; keep it as a number and let callers decide. */
-const timestamp = z.number();
-/** Time per second (busy, idle, back-pressured): 0..1000 ms, with room for the rounding of Flink's meters. */
+/** The first instant of the year 10000 (epoch ms): no clock of a running cluster is there, and dates beyond do not print. */
+const YEAR_10000 = 253_402_300_800_000;
+/** An epoch-ms time of a job: whole ms before the year 10000, or Flink's -1 for "not yet". */
+const timestamp = z
+  .number()
+  .int()
+  .min(-1)
+  .lt(YEAR_10000, { error: (issue) => `Is ${String(issue.input)}, after the year 9999` });
+/** Flink's `JobStatus` values: a job is in one of these, nothing else. */
+export const JOB_STATUSES = ['INITIALIZING', 'CREATED', 'RUNNING', 'FAILING', 'FAILED', 'CANCELLING', 'CANCELED', 'FINISHED', 'RESTARTING', 'SUSPENDED', 'RECONCILING'] as const;
+const jobStatus = z.enum(JOB_STATUSES, { error: 'Is not one of Flink\'s job states (JobStatus)' });
+/** A job's end is not before its start (`end-time` -1: the job has not ended). */
+function endNotBeforeStart(job: { 'start-time': number; 'end-time': number }, ctx: z.RefinementCtx, prefix: (string | number)[] = []): void {
+  if (job['end-time'] !== -1 && job['end-time'] < job['start-time']) {
+    ctx.addIssue({ code: 'custom', path: [...prefix, 'end-time'], message: `Is ${job['end-time']}, before the start-time ${job['start-time']}` });
+  }
+}
+/**
+ * Busy time per second: 0..1000 ms exactly, as Flink computes it (1000 − min(idle + back-pressured, 1000)); the
+ * slack only absorbs the rounding of an average.
+ */
+const BUSY_MS_PER_SECOND_MAX = 1000 + 1e-6;
+/**
+ * Idle and back-pressured time per second: Flink's TimerGauges divide the time measured since their last update by
+ * the nominal update interval, so an update that runs late reads a little over 1000 ms. Up to 1050 is taken as that
+ * and read as 1000 (nothing shows more time than a second has); above is impossible.
+ */
 export const MS_PER_SECOND_MAX = 1050;
-/** A share of time (the backpressure endpoint's ratios): 0..1, with the same room. */
+/** A share of time (the backpressure endpoint's ratios): 0..1, with the same room, read as at most 1. */
 const RATIO_MAX = MS_PER_SECOND_MAX / 1000;
-const ratio = z.number().min(0).max(RATIO_MAX);
+const ratio = z
+  .number()
+  .min(0)
+  .max(RATIO_MAX)
+  .transform((r) => Math.min(r, 1));
 /** Rates and byte or record counters: never negative. */
 const nonNegative = z.number().nonnegative();
 
@@ -66,14 +94,14 @@ export const JobsOverview = z.object({
     z.object({
       jid: z.string(),
       name: z.string(),
-      state: z.string(),
+      state: jobStatus,
       'start-time': timestamp,
       'end-time': timestamp,
       duration: z.number(),
       tasks: taskCounts,
     }),
   ),
-});
+}).superRefine((overview, ctx) => overview.jobs.forEach((job, i) => endNotBeforeStart(job, ctx, ['jobs', i])));
 
 const PlanNode = z.object({
   id: z.string(),
@@ -110,7 +138,7 @@ const JobPlanField = z.preprocess((raw) => {
 export const JobDetailsInfo = z.object({
   jid: z.string(),
   name: z.string(),
-  state: z.string(),
+  state: jobStatus,
   'start-time': timestamp,
   'end-time': timestamp,
   duration: z.number(),
@@ -129,7 +157,7 @@ export const JobDetailsInfo = z.object({
       }),
     )
     .superRefine((vertices, ctx) => unique(vertices, (v) => v.id, 'id', 'vertex id', ctx)),
-});
+}).superRefine((job, ctx) => endNotBeforeStart(job, ctx));
 
 /**
  * `GET …/subtasks/metrics?get=…&agg=…`. On the wire a bare array (the spec says object); values are numbers,
@@ -147,12 +175,12 @@ export const AggregatedMetrics = z.array(
     })
     .superRefine((metric, ctx) => {
       // Time per second is bounded per subtask (so are min, max and avg); rates and counters are never negative.
-      const perSubtaskMax = /TimeMsPerSecond$/.test(metric.id) ? MS_PER_SECOND_MAX : Number.POSITIVE_INFINITY;
+      const perSubtaskMax = perSecondBound(metric.id);
       for (const agg of ['min', 'max', 'avg', 'sum'] as const) {
         const value = metric[agg];
         if (value === undefined) continue;
         if (value < 0) ctx.addIssue({ code: 'custom', path: [agg], message: `Is negative (${value}) for ${metric.id}` });
-        else if (agg !== 'sum' && value > perSubtaskMax) ctx.addIssue({ code: 'custom', path: [agg], message: `Is ${value} for ${metric.id}, above ${MS_PER_SECOND_MAX} ms per second` });
+        else if (agg !== 'sum' && value > perSubtaskMax) ctx.addIssue({ code: 'custom', path: [agg], message: `Is ${value} for ${metric.id}, above ${Math.floor(perSubtaskMax)} ms per second` });
       }
       const { min, max, avg } = metric;
       const slack = 1e-6 * Math.max(1, Math.abs(max ?? 0));
@@ -160,11 +188,48 @@ export const AggregatedMetrics = z.array(
       if (avg !== undefined && ((min !== undefined && avg < min - slack) || (max !== undefined && avg > max + slack))) {
         ctx.addIssue({ code: 'custom', path: ['avg'], message: `Is outside min..max (${avg}) for ${metric.id}` });
       }
+    })
+    .transform((metric) => {
+      if (perSecondBound(metric.id) === Number.POSITIVE_INFINITY) return metric;
+      const second = (v: number | undefined) => (v === undefined ? v : Math.min(v, 1000));
+      return { ...metric, min: second(metric.min), max: second(metric.max), avg: second(metric.avg) };
     }),
 );
 
+/** The most a subtask's metric may read per second: busy, idle and back-pressured time are bounded, others not. */
+function perSecondBound(metricId: string): number {
+  if (metricId === 'busyTimeMsPerSecond') return BUSY_MS_PER_SECOND_MAX;
+  return /TimeMsPerSecond$/.test(metricId) ? MS_PER_SECOND_MAX : Number.POSITIVE_INFINITY;
+}
+
 /** `GET …/vertices/:vid/watermarks` and other plain metric lists: bare arrays of string values. */
 export const MetricCollection = z.array(z.object({ id: z.string(), value: z.string().optional() }));
+
+/** What a TaskManager uses cannot exceed what it has: [used, of] metric names (the JVM's heap max is -1 when unset). */
+const USED_OF_TOTAL: ReadonlyArray<[string, string]> = [
+  ['Status.JVM.Memory.Heap.Used', 'Status.JVM.Memory.Heap.Max'],
+  ['Status.Flink.Memory.Managed.Used', 'Status.Flink.Memory.Managed.Total'],
+  ['Status.Shuffle.Netty.UsedMemorySegments', 'Status.Shuffle.Netty.TotalMemorySegments'],
+];
+
+/** `GET /taskmanagers/:tmid/metrics`: a metric list whose memory figures are checked against each other. */
+export const TaskManagerMetricCollection = MetricCollection.superRefine((metrics, ctx) => {
+  const index = new Map(metrics.map((m, i) => [m.id, i]));
+  const valueOf = (id: string) => {
+    const i = index.get(id);
+    const value = i === undefined ? Number.NaN : Number(metrics[i].value);
+    return Number.isFinite(value) && value >= 0 ? value : undefined;
+  };
+  for (const [usedId, totalId] of USED_OF_TOTAL) {
+    const used = valueOf(usedId);
+    const total = valueOf(totalId);
+    if (used !== undefined && total !== undefined && used > total) {
+      ctx.addIssue({ code: 'custom', path: [index.get(usedId)!, 'value'], message: `Is ${used} for ${usedId}, above ${totalId} (${total})` });
+    }
+  }
+  const cpu = valueOf('Status.JVM.CPU.Load');
+  if (cpu !== undefined && cpu > 1) ctx.addIssue({ code: 'custom', path: [index.get('Status.JVM.CPU.Load')!, 'value'], message: `Is ${cpu} for Status.JVM.CPU.Load, above 1 (all of the CPUs)` });
+});
 
 /**
  * A Java double as Flink's Jackson writes it: a number, or the string "NaN" / "Infinity" for a non-finite one (the
@@ -210,6 +275,8 @@ export const JobVertexDetailsInfo = z
   });
 
 const BackpressureLevelSchema = z.enum(['ok', 'low', 'high']);
+/** Busy time divided by 1000: 0..1, as busy time itself. */
+const busyRatio = z.number().min(0).max(BUSY_MS_PER_SECOND_MAX / 1000);
 
 /** `GET …/vertices/:vid/backpressure` (JobVertexBackPressureInfo). `deprecated` = no metrics yet: body has only the status. */
 export const JobVertexBackPressureInfo = z.object({
@@ -223,7 +290,7 @@ export const JobVertexBackPressureInfo = z.object({
         backpressureLevel: BackpressureLevelSchema,
         ratio,
         idleRatio: ratio.optional(),
-        busyRatio: ratio.optional(),
+        busyRatio: busyRatio.optional(),
       }),
     )
     .optional(),

@@ -56,6 +56,41 @@ describe('flink-ops engine', () => {
     expect(proc.output()).toContain('Local engine stopped.');
   }, 30_000);
 
+  it('savepoint folders by allow-list: a bare engine writes none; with --allow-dir (repeatable) it writes under those only', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'le-allow-'));
+    try {
+      const savepoint = async (url: string, target: string): Promise<{ location?: string; failure?: string }> => {
+        const job = (await (await fetch(`${url}/jobs/overview`)).json()).jobs[0].jid as string;
+        const trigger = await fetch(`${url}/jobs/${job}/savepoints`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ 'target-directory': target }) });
+        const id = (await trigger.json())['request-id'] as string;
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          const status = await (await fetch(`${url}/jobs/${job}/savepoints/${id}`)).json();
+          if (status.status.id === 'COMPLETED') return { location: status.operation.location, failure: status.operation['failure-cause']?.['stack-trace'] };
+          if (Date.now() > deadline) throw new Error(`the savepoint to ${target} did not complete`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const bare = run(['--port', '0', '--rate', '200']);
+      const [, bareUrl] = await waitFor(/^Local engine: (http:\/\/127\.0\.0\.1:\d+)\s*$/m, bare.output);
+      expect((await savepoint(bareUrl, path.join(root, 'a'))).failure).toMatch(/the local engine writes only under the folders it was started with, and it was started with none \(start it with --checkpoint-dir or --allow-dir DIR\)/);
+      bare.child.kill('SIGINT');
+      await bare.exit;
+
+      writeFileSync(path.join(root, 'marker'), '');
+      const allowed = run(['--port', '0', '--rate', '200', '--allow-dir', path.join(root, 'a'), '--allow-dir', path.relative(path.resolve(HERE, '../..'), path.join(root, 'b'))]);
+      const [, url] = await waitFor(/^Local engine: (http:\/\/127\.0\.0\.1:\d+)\s*$/m, allowed.output);
+      expect((await savepoint(url, path.join(root, 'a', 'sp'))).location).toMatch(new RegExp(`^file:${root}/a/sp/savepoint-`));
+      expect((await savepoint(url, path.join(root, 'b'))).location).toMatch(new RegExp(`^file:${root}/b/savepoint-`));
+      const refused = await savepoint(url, path.join(root, 'c'));
+      expect(refused.failure).toContain(`the local engine writes only under ${path.join(root, 'a')}, ${path.join(root, 'b')}; start it with --allow-dir DIR`);
+      allowed.child.kill('SIGINT');
+      expect(await allowed.exit).toBe(0);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('--token: prints how to send it, and refuses requests without it', async () => {
     const token = 'cli-token-0123456789abcdef';
     const proc = run(['--port', '0', '--events', '1000', '--token', token]);

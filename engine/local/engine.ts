@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CheckpointConfigError, parseCheckpointingConfig } from './checkpoint/checkpoint-stats-rest.ts';
-import { prepareTargetDirectory, resolveTargetPath, TargetDirectoryError } from './checkpoint/target-directory.ts';
+import { AllowedFolders, prepareTargetDirectory, resolveTargetPath, TargetDirectoryError } from './checkpoint/target-directory.ts';
 import { prepareRestore, type PreparedRestore } from './checkpoint/prepare-restore.ts';
 import { checkParallelismAgainstMax } from '../analysis/key-groups/key-group-range-assignment.ts';
 import { builtInJob, type BuiltInJob } from './gatewaymeter/pipelines.ts';
@@ -50,6 +50,11 @@ export interface LocalEngineOptions {
   rate?: number;
   /** Write the NDJSON upsert log of results here. */
   sinkDir?: string;
+  /**
+   * Folders a request may name for savepoints, sinks and checkpoints (`--allow-dir`), besides `checkpointDir`,
+   * `sinkDir` and the configured savepoint and checkpoint folders; every other folder is refused.
+   */
+  allowDirs?: readonly string[];
   /**
    * Checkpoint storage folder: enables periodic checkpoints (every `checkpointIntervalMs`) written there, and
    * savepoints under `<dir>/savepoints`.
@@ -122,11 +127,15 @@ export class LocalEngineError extends Error {
 
 /**
  * A folder option: checked and created (see prepareTargetDirectory). Options from the command line may be relative
- * (to the working directory); folders named over REST (`--sink-dir` of a jar run, `flinkConfiguration`) may not.
+ * (to the working directory); folders named over REST (`--sink-dir` of a jar run, `flinkConfiguration`) may not,
+ * and must lie under the engine's allowed folders.
  */
-function checkFolder(dir: string, option: string, origin: 'command-line' | 'rest'): string {
+function checkFolder(dir: string, option: string, origin: 'command-line' | AllowedFolders): string {
   try {
-    return prepareTargetDirectory(dir, `${option} folder`, origin === 'command-line' ? process.cwd() : undefined);
+    if (origin === 'command-line') return prepareTargetDirectory(dir, `${option} folder`, process.cwd());
+    const target = resolveTargetPath(dir, `${option} folder`);
+    origin.check(target, `${option} folder`);
+    return prepareTargetDirectory(target, `${option} folder`);
   } catch (error) {
     if (!(error instanceof TargetDirectoryError)) throw error;
     throw new LocalEngineError(`Cannot use ${option} ${error.target}: ${error.reason}. Pass a folder the engine can read and write.`);
@@ -134,9 +143,11 @@ function checkFolder(dir: string, option: string, origin: 'command-line' | 'rest
 }
 
 /** The default savepoint folder is only checked here; the storage creates it when a savepoint is taken. */
-function savepointFolder(dir: string): string {
+function savepointFolder(dir: string, allowed: AllowedFolders): string {
   try {
-    return resolveTargetPath(dir, 'execution.checkpointing.savepoint-dir');
+    const target = resolveTargetPath(dir, 'execution.checkpointing.savepoint-dir');
+    allowed.check(target, 'execution.checkpointing.savepoint-dir');
+    return target;
   } catch (error) {
     if (error instanceof TargetDirectoryError) throw new LocalEngineError(error.message);
     throw error;
@@ -160,6 +171,8 @@ export class LocalEngine {
   readonly sinkFiles = new Map<string, string>();
   readonly checkpointDir: string | undefined;
   readonly sinkDir: string | undefined;
+  /** Where a request may have the engine write (see AllowedFolders). */
+  readonly allowedFolders: AllowedFolders;
   readonly configuration: Array<{ key: string; value: string }>;
   readonly defaultParallelism: number;
   readonly generator: Omit<GeneratorConfig, 'seed'>;
@@ -245,6 +258,17 @@ export class LocalEngine {
 
     this.configuration = this.buildConfiguration(network, conf);
     this.clusterConfiguration = Object.fromEntries(this.configuration.map((e) => [e.key, e.value]));
+    try {
+      const configured = ['execution.checkpointing.dir', 'execution.checkpointing.savepoint-dir', 'state.savepoints.dir'].flatMap((key) => {
+        const value = this.clusterConfiguration[key];
+        return value === undefined ? [] : [resolveTargetPath(value, key)];
+      });
+      const allowed = (options.allowDirs ?? []).map((dir) => resolveTargetPath(dir, '--allow-dir folder', process.cwd()));
+      this.allowedFolders = new AllowedFolders([this.checkpointDir, this.sinkDir, ...configured, ...allowed]);
+    } catch (error) {
+      if (error instanceof TargetDirectoryError) throw new LocalEngineError(error.message);
+      throw error;
+    }
     try {
       resolveRestartStrategy(this.clusterConfiguration, {}, this.checkpointDir !== undefined);
       parseCheckpointingConfig(this.clusterConfiguration);
@@ -335,7 +359,7 @@ export class LocalEngine {
       throw new LocalEngineError(message);
     };
     const { scenario, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, jobConf, conf } = this.runShape(run);
-    const sinkDir = run.sinkDir !== undefined ? checkFolder(run.sinkDir, '--sink-dir', 'rest') : this.sinkDir;
+    const sinkDir = run.sinkDir !== undefined ? checkFolder(run.sinkDir, '--sink-dir', this.allowedFolders) : this.sinkDir;
     let checkpointing;
     let restartStrategy: RestartStrategyConfig;
     try {
@@ -385,8 +409,9 @@ export class LocalEngine {
         },
         checkpointing,
         checkpointStorage: {
-          checkpointDirectory: checkpointDir !== undefined ? checkFolder(checkpointDir, 'execution.checkpointing.dir', 'rest') : undefined,
-          savepointDirectory: savepointDir !== undefined ? savepointFolder(savepointDir) : undefined,
+          checkpointDirectory: checkpointDir !== undefined ? checkFolder(checkpointDir, 'execution.checkpointing.dir', this.allowedFolders) : undefined,
+          savepointDirectory: savepointDir !== undefined ? savepointFolder(savepointDir, this.allowedFolders) : undefined,
+          allowedFolders: this.allowedFolders,
           numRetained: checkpointing?.numRetained,
         },
         restartStrategy,

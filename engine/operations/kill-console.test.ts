@@ -20,7 +20,7 @@ let url: string;
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), 'flink-ops-kill-'));
-  ({ url, process: engine } = await startEngineProcess(['--scenario', 'exactly-once', '--rate', '200', '--checkpoint-dir', path.join(root, 'checkpoints')]));
+  ({ url, process: engine } = await startEngineProcess(['--scenario', 'exactly-once', '--rate', '200', '--checkpoint-dir', path.join(root, 'checkpoints'), '--allow-dir', path.join(root, 'savepoints')]));
 }, 60_000);
 
 afterAll(async () => {

@@ -26,10 +26,10 @@ describe('toJobGraph: only a RUNNING job has rates', () => {
   });
 
   it.each(['FAILED', 'CANCELED', 'RESTARTING', 'FAILING', 'FINISHED'])('%s: no figures, however recent the last sample', (state) => {
-    const { details, metrics } = recorded(state, 1_764_433_000_000);
+    const { details, metrics } = recorded(state, 1_795_970_000_000);
     const graph = toJobGraph('c', details, metrics);
     expect(graph.state).toBe(state);
-    expect(graph.endTime).toBe(1_764_433_000_000);
+    expect(graph.endTime).toBe(1_795_970_000_000);
     for (const v of graph.vertices) {
       expect(v).toMatchObject({
         recordsInPerSecond: null,

@@ -14,7 +14,7 @@ import { checkOutcomes, checkTriggers, killApp } from '../../../engine/operation
 test('kill -9 of the app during a savepoint or a stop, 20 times: one outcome each, one trigger each', async () => {
   test.setTimeout(1_200_000);
   const root = mkdtempSync(path.join(os.tmpdir(), 'flink-ops-kill-app-'));
-  const { url, process: engine } = await startEngineProcess(['--scenario', 'exactly-once', '--rate', '200', '--checkpoint-dir', path.join(root, 'checkpoints')]);
+  const { url, process: engine } = await startEngineProcess(['--scenario', 'exactly-once', '--rate', '200', '--checkpoint-dir', path.join(root, 'checkpoints'), '--allow-dir', path.join(root, 'savepoints')]);
   try {
     const runningJob = async (): Promise<string> => {
       const { jobs } = (await (await fetch(`${url}/jobs/overview`)).json()) as { jobs: Array<{ jid: string; state: string }> };

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { testIds } from '../../../renderer/testIds';
 import { OperationsPanel } from '../../pages/OperationsPanel';
@@ -12,16 +11,14 @@ import { engineJson, expect, test, type ConsoleProcess } from '../../support/con
  */
 test.use({ withLocalEngine: true });
 
-let dirs: string[] = [];
-test.afterEach(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  dirs = [];
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'flink-ops-e2e-sp-'));
-  dirs.push(dir);
-  return dir;
+/**
+ * A fresh savepoint folder where the app's local engine may write: under `<data folder>/local-engine/` (it refuses
+ * folders elsewhere); removed with the data folder.
+ */
+function savepointFolder(proc: ConsoleProcess): string {
+  const parent = path.join(proc.dataDir, 'local-engine', 'savepoints');
+  mkdirSync(parent, { recursive: true });
+  return mkdtempSync(path.join(parent, 'e2e-'));
 }
 
 async function engineJob(proc: ConsoleProcess): Promise<{ jid: string; vertices: Array<{ id: string; name: string; parallelism: number }> }> {
@@ -37,7 +34,7 @@ async function triggers(proc: ConsoleProcess): Promise<Array<{ triggerId: string
 
 test('savepoint: the cluster\'s default folder offered, another chosen; confirmed, sent once, its path copyable and journaled', async ({ app, consoleProcess, page }) => {
   const job = await engineJob(consoleProcess);
-  const target = tempDir();
+  const target = savepointFolder(consoleProcess);
   const cluster = await app.openCluster('Local engine');
   await cluster.openJob(job.jid);
   const ops = new OperationsPanel(page);
@@ -73,7 +70,7 @@ test('savepoint: the cluster\'s default folder offered, another chosen; confirme
 
 test('stop with savepoint, then resubmit from it: confirmation names job, target and drain; the plan names each vertex it changes; the page follows the new job', async ({ app, consoleProcess, page }) => {
   const job = await engineJob(consoleProcess);
-  const target = tempDir();
+  const target = savepointFolder(consoleProcess);
   const cluster = await app.openCluster('Local engine');
   await cluster.openJob(job.jid);
   const ops = new OperationsPanel(page);

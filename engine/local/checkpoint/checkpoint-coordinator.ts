@@ -4,6 +4,7 @@ import { SourceTask, type BarrierMetrics, type Task, type TaskCheckpointHost } f
 import { snapshotTask } from '../runtime/task-snapshot.ts';
 import type { CheckpointingConfig } from './checkpoint-stats-rest.ts';
 import type { CheckpointKind, CheckpointStatsTracker, CheckpointTaskPlan, SubtaskCheckpointReport } from './checkpoint-stats-tracker.ts';
+import { resolveTargetPath, type AllowedFolders } from './target-directory.ts';
 import { FileSystemCheckpointStorage, type CompletedSnapshot, type SnapshotOperatorInfo, type SnapshotWriter } from './checkpoint-storage.ts';
 
 /**
@@ -92,6 +93,8 @@ export interface CheckpointCoordinatorOptions {
   config?: CheckpointingConfig;
   /** Checkpoint (and default savepoint) storage; undefined = checkpoints fail, savepoints need a target directory. */
   storage?: FileSystemCheckpointStorage;
+  /** Where a savepoint's target directory may be (the engine's allowed folders); undefined: not restricted. */
+  allowedFolders?: AllowedFolders;
   tracker?: CheckpointStatsTracker;
   /** Measure snapshot CPU time (real-time mode) instead of the deterministic model. */
   measureCpu?: boolean;
@@ -188,6 +191,7 @@ export class CheckpointCoordinator implements TaskCheckpointHost {
     try {
       const operators = this.job.snapshotOperators();
       if (isSavepoint) {
+        if (request.targetDirectory !== undefined) this.options.allowedFolders?.check(resolveTargetPath(request.targetDirectory, 'savepoint directory'), 'savepoint directory');
         let storage = this.options.storage;
         if (!storage && request.targetDirectory !== undefined) storage = new FileSystemCheckpointStorage({ checkpointDirectory: request.targetDirectory });
         if (!storage) throw new Error('No savepoint directory: pass a target directory with the request or set execution.checkpointing.savepoint-dir (state.savepoints.dir).');

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
  * working directory. A target must be absolute (paths given over REST; the CLI resolves its own options first), at
  * most {@link MAX_PATH_CHARS} characters with components of at most 255 bytes, outside the kernel's pseudo file
  * systems, and an existing writable folder or creatable under one. Folders are then created one level at a time.
+ * A folder named over REST must in addition lie under one of the engine's {@link AllowedFolders}.
  */
 
 /** Linux's PATH_MAX. */
@@ -32,7 +33,7 @@ export class TargetDirectoryError extends Error {
 }
 
 function isUnder(target: string, root: string): boolean {
-  return target === root || target.startsWith(`${root}/`);
+  return target === root || target.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
 
 function forbiddenRoot(target: string): string | undefined {
@@ -114,4 +115,48 @@ export function prepareTargetDirectory(raw: string, what: string, relativeTo?: s
     }
   }
   return target;
+}
+
+/** `target` with the symbolic links of its existing part resolved, the rest as given: where a write would land. */
+export function realPathOf(target: string): string {
+  const rest: string[] = [];
+  let existing = target;
+  for (;;) {
+    try {
+      return path.join(realpathSync(existing), ...rest);
+    } catch {
+      const parent = path.dirname(existing);
+      if (parent === existing) return target;
+      rest.unshift(path.basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+/**
+ * The folders the engine may write into when a request names one (a savepoint's target directory, the sink or
+ * checkpoint folder of a jar run): those it was started with (`--checkpoint-dir`, whose `savepoints/` is the default
+ * savepoint folder, `--sink-dir`, the configured savepoint and checkpoint folders) and those the operator allowed
+ * (`--allow-dir`). Anything else is refused, so whoever can reach the REST API cannot plant folders in `/etc` or
+ * `~/.ssh`. Symbolic links are followed: a link inside an allowed folder that leads out of it is refused.
+ */
+export class AllowedFolders {
+  readonly roots: readonly string[];
+
+  constructor(roots: ReadonlyArray<string | undefined>) {
+    this.roots = [...new Set(roots.filter((r): r is string => r !== undefined).map((r) => path.resolve(r)))];
+  }
+
+  /** Throws {@link TargetDirectoryError} unless the absolute `target` lies under one of the roots, links followed. */
+  check(target: string, what: string): void {
+    const real = realPathOf(target);
+    const forbidden = forbiddenRoot(real);
+    if (forbidden !== undefined) throw new TargetDirectoryError(target, what, `${target} leads to ${real}, and the local engine does not write under ${forbidden}`);
+    if (this.roots.some((root) => isUnder(real, realPathOf(root)))) return;
+    const reason =
+      this.roots.length === 0
+        ? 'the local engine writes only under the folders it was started with, and it was started with none (start it with --checkpoint-dir or --allow-dir DIR)'
+        : `the local engine writes only under ${this.roots.join(', ')}${real !== target ? ` (${target} leads to ${real})` : ''}; start it with --allow-dir DIR to allow another folder`;
+    throw new TargetDirectoryError(target, what, reason);
+  }
 }

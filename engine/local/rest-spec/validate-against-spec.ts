@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
+import { OFFICIAL_SPEC_FILE } from '../../flink-rest/official-spec-file.ts';
 
 /**
- * Validates a response body against Flink's official OpenAPI spec (`shared/flink-rest/rest_v1_dispatcher.1.19-SNAPSHOT.yml`)
+ * Validates a response body against Flink's official OpenAPI spec (`resources/flink-rest/rest_v1_dispatcher.1.19-SNAPSHOT.yml`)
  * for one (method, path template, status), the way the local engine's REST server must answer.
  *
  * OpenAPI 3.0 schemas are turned into JSON Schema for ajv. Where real Flink's wire format departs from its own spec,
@@ -58,7 +57,7 @@ export const WIRE_DEVIATIONS: readonly WireDeviation[] = [
   },
 ];
 
-const DEFAULT_SPEC_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/flink-rest/rest_v1_dispatcher.1.19-SNAPSHOT.yml');
+const DEFAULT_SPEC_FILE = OFFICIAL_SPEC_FILE;
 
 type Json = unknown;
 type SchemaNode = Record<string, unknown>;
@@ -194,7 +193,7 @@ export function specPathOf(template: string): string {
 }
 
 export interface SpecLookup {
-  /** The spec file; defaults to `shared/flink-rest/rest_v1_dispatcher.1.19-SNAPSHOT.yml`. */
+  /** The spec file; defaults to `resources/flink-rest/rest_v1_dispatcher.1.19-SNAPSHOT.yml`. */
   specFile?: string;
 }
 

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOO_MANY_CHECKPOINT_REQUESTS, MAX_USER_REQUESTS_IN_FLIGHT } from '../checkpoint/checkpoint-coordinator.ts';
 import type { LocalEngine } from '../engine.ts';
@@ -23,9 +23,14 @@ const temp = tempDirs('le-hostile-');
 let handle: LocalEngineHandle;
 let jobId: string;
 let port: number;
+/** The folder the engine was started with `--allow-dir`: requests may name folders under it. */
+let allowed: string;
+/** A fresh folder under the allowed one. */
+const allowedDir = () => mkdtempSync(path.join(allowed, 'd-'));
 
 beforeAll(async () => {
-  handle = await startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(1_767_225_600_000), token: TOKEN, checkpointDir: temp.make() });
+  allowed = temp.make();
+  handle = await startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(1_767_225_600_000), token: TOKEN, checkpointDir: temp.make(), allowDirs: [allowed] });
   handle.engine.advance(5_000);
   jobId = [...handle.engine.cluster.jobs.keys()][0];
   port = handle.port;
@@ -208,10 +213,62 @@ describe('savepoint target folders are checked before anything touches the disk'
   });
 
   it('a symbolic link into /proc is followed and refused; a file in the way is named', async () => {
-    const dir = temp.make();
+    const dir = allowedDir();
     symlinkSync('/proc/self', path.join(dir, 'link'));
-    expect(await savepointFailure(path.join(dir, 'link', 'sp'))).toMatch(/leads to \/proc\/\d+, and the local engine does not write under \/proc/);
-    expect(await savepointFailure(path.join(fileURLToPath(import.meta.url), 'sp'))).toMatch(/hostile-requests\.test\.ts is not a folder/);
+    expect(await savepointFailure(path.join(dir, 'link', 'sp'))).toMatch(/link\/sp leads to \/proc\/\d+\/sp, and the local engine does not write under \/proc/);
+    writeFileSync(path.join(dir, 'a-file'), '');
+    expect(await savepointFailure(path.join(dir, 'a-file', 'sp'))).toMatch(/a-file is not a folder/);
+  });
+
+  describe('only folders the engine was started with, or allowed, are written', () => {
+    const savepointsIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.includes('savepoint-')) : []);
+    const ssh = path.join(os.homedir(), '.ssh');
+
+    it.each([
+      ['/', '/'],
+      ['/etc', '/etc'],
+      ['$HOME/.ssh', ssh],
+      ['a folder beside the allowed one', () => temp.make()],
+      ['the allowed folder\'s parent, by ..', () => `${allowed}/../${path.basename(allowed)}-not`],
+    ])('%s: refused, naming the allowed folders; nothing written there', async (_what, target) => {
+      const dir = typeof target === 'function' ? target() : target;
+      const before = savepointsIn(dir);
+      const failure = await savepointFailure(dir);
+      expect(failure).toMatch(/the local engine writes only under /);
+      expect(failure).toContain(allowed);
+      expect(failure).toMatch(/start it with --allow-dir DIR to allow another folder/);
+      expect(savepointsIn(dir)).toEqual(before);
+      expect(handle.engine.cluster.jobs.get(jobId)!.status).toBe('RUNNING');
+    });
+
+    it.each([['/etc'], ['/'], [ssh]])('a symbolic link inside the allowed folder into %s: followed and refused', async (into) => {
+      const dir = allowedDir();
+      symlinkSync(into, path.join(dir, 'link'));
+      const failure = await savepointFailure(path.join(dir, 'link'));
+      expect(failure).toMatch(new RegExp(`link leads to ${into.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\)`));
+      expect(failure).toMatch(/the local engine writes only under /);
+    });
+
+    it('a folder under --allow-dir and one under --checkpoint-dir are written', async () => {
+      const target = path.join(allowedDir(), 'savepoints');
+      expect(await savepointFailure(target)).toBeUndefined();
+      expect(savepointsIn(target)).toHaveLength(1);
+      const checkpointDir = handle.engine.checkpointDir!;
+      const own = path.join(checkpointDir, 'my-savepoints');
+      expect(await savepointFailure(`file://${own}`)).toBeUndefined();
+      expect(savepointsIn(own)).toHaveLength(1);
+    });
+
+    it('jar runs: a sink or checkpoint folder outside the allowed ones is refused (400, nothing started)', async () => {
+      const jar = BUILT_IN_JARS[0].id;
+      const jobs = handle.engine.cluster.jobs.size;
+      const run = (body: unknown) => raw('POST', `/jars/${jar}/run`, json, JSON.stringify(body));
+      expectFlinkError(await run({ programArgsList: ['--sink-dir', '/etc'] }), 400, /Cannot use --sink-dir \/etc: the local engine writes only under /);
+      expectFlinkError(await run({ flinkConfiguration: { 'execution.checkpointing.dir': ssh } }), 400, /the local engine writes only under /);
+      expectFlinkError(await run({ flinkConfiguration: { 'execution.checkpointing.savepoint-dir': 'file:///etc/savepoints' } }), 400, /the local engine writes only under /);
+      expect(handle.engine.cluster.jobs.size).toBe(jobs);
+      expect(existsSync('/etc/savepoints')).toBe(false);
+    });
   });
 
   it('jar runs: a sink or checkpoint folder named over REST is checked the same way (400, nothing started)', async () => {
@@ -227,7 +284,7 @@ describe('savepoint target folders are checked before anything touches the disk'
   });
 
   it('a good absolute target that does not exist yet is created, one level at a time', async () => {
-    const target = path.join(temp.make(), 'a', 'b', 'c');
+    const target = path.join(allowedDir(), 'a', 'b', 'c');
     expect(await savepointFailure(target)).toBeUndefined();
     expect(readdirSync(target)).toEqual([expect.stringMatching(/^savepoint-[0-9a-f]{6}-[0-9a-f]{12}$/)]);
   });
@@ -235,7 +292,7 @@ describe('savepoint target folders are checked before anything touches the disk'
 
 describe('a flood of savepoints', () => {
   it(`1,000 concurrent savepoints: at most ${MAX_USER_REQUESTS_IN_FLIGHT} are taken, the rest fail with Flink's TOO_MANY_CHECKPOINT_REQUESTS`, async () => {
-    const target = temp.make();
+    const target = allowedDir();
     const body = JSON.stringify({ 'target-directory': target });
     const triggers: RawResponse[] = [];
     // 1,000 requests in flight on 50 connections at a time: as many as a page or a script can push.

@@ -13,7 +13,7 @@ import { EXTRA_ROUTES, ROUTES } from './server.ts';
 
 /**
  * Every response of the local engine's REST API validates against Flink's official OpenAPI spec
- * (`shared/flink-rest/rest_v1_dispatcher.1.19-SNAPSHOT.yml`), route by route, in the states a job can be in, with
+ * (`resources/flink-rest/rest_v1_dispatcher.1.19-SNAPSHOT.yml`), route by route, in the states a job can be in, with
  * `validateAgainstSpec`: it accepts the documented places where real Flink's wire departs from its own spec
  * (`WIRE_DEVIATIONS`: bare metric arrays, `JobConfigInfo`'s serializer, null for unset fields, "NaN" doubles, lower-case
  * checkpointing mode, ...), each observed on a real 2.2.1 / 1.20.3.

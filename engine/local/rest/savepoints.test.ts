@@ -56,6 +56,8 @@ beforeAll(async () => {
     checkpointDir: path.join(root, 'checkpoints'),
     checkpointIntervalMs: 3000,
     sinkDir,
+    // Savepoints of these tests go to folders of their own under the test's temporary folder.
+    allowDirs: [root],
   });
   handle.engine.advance(10_000);
 });

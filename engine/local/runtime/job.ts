@@ -6,6 +6,7 @@ import type { CheckpointingConfig } from '../checkpoint/checkpoint-stats-rest.ts
 import { CheckpointStatsTracker, type CheckpointTaskPlan } from '../checkpoint/checkpoint-stats-tracker.ts';
 import { FileSystemCheckpointStorage, type SnapshotOperatorInfo } from '../checkpoint/checkpoint-storage.ts';
 import { prepareRestore, restoredKeyGroups, restoredOperatorState, withRestoredMaxParallelism, type PreparedRestore } from '../checkpoint/prepare-restore.ts';
+import type { AllowedFolders } from '../checkpoint/target-directory.ts';
 import { computeKeyGroupRangeForOperatorIndex } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { View } from '../metrics/views.ts';
 import { exceptionHistoryEntry, taskManagerLostEntry, type RootExceptionInfoWire } from '../restart/exception-history.ts';
@@ -58,6 +59,8 @@ export interface CheckpointStorageOptions {
   savepointDirectory?: string;
   /** `execution.checkpointing.num-retained`. @default 1 */
   numRetained?: number;
+  /** Where a savepoint request may name its target directory; undefined: anywhere the folder checks let through. */
+  allowedFolders?: AllowedFolders;
 }
 
 export interface JobOptions {
@@ -215,6 +218,7 @@ export class JobExecution implements CheckpointedJob {
       scheduler: this.scheduler,
       config: options.checkpointing,
       storage,
+      allowedFolders: storageOptions?.allowedFolders,
       tracker: this.checkpointTracker,
       measureCpu: options.measureCpu,
     });

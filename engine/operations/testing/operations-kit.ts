@@ -44,6 +44,8 @@ export async function startOperationsKit(
     rate: 1000,
     checkpointDir: dirs.checkpoints,
     checkpointIntervalMs: 10_000,
+    // Operations of these tests may name folders anywhere under the kit's own temporary folder.
+    allowDirs: [root],
     ...(typeof engine === 'function' ? engine(dirs) : engine),
   });
   const client = new FlinkRestClient({ baseUrl: handle.url });
