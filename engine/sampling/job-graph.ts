@@ -122,7 +122,8 @@ async function fetchVertexMetrics(client: FlinkRestClient, jobId: string, vertex
     );
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
-    if (skew && error.info.status === 400) {
+    // Flink before 1.20 has no SKEW aggregation: "Cannot resolve query parameter (agg) from value …" (400).
+    if (skew && error.info.status === 400 && /\bagg\b|aggregat|skew/i.test(error.info.message)) {
       withoutSkewAgg.add(client);
       return fetchVertexMetrics(client, jobId, vertexId, tally, signal);
     }

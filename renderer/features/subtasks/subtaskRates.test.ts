@@ -47,6 +47,9 @@ describe('subtask rates from two consecutive refreshes', () => {
     expect(state.rates.get(0)?.recordsInPerSecond).toBe(500);
     state = nextRateState(state, sample(60_000, [row(0, { recordsIn: 7000, clockMs: 82_000 })]));
     expect(state.rates.get(0)?.recordsInPerSecond).toBe(0);
+    // A JobManager that stops refreshing: after a minute of standing clocks, no rate is current.
+    for (const t of [90_000, 121_000]) state = nextRateState(state, sample(t, [row(0, { recordsIn: 7000, clockMs: 82_000 })]));
+    expect(state.rates.get(0)).toBeUndefined();
   });
 
   it('no rate for a subtask that restarted (counters reset), is not running, or is new', () => {

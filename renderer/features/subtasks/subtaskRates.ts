@@ -22,6 +22,9 @@ export interface RateState {
   lastFetchedAt: number | null;
 }
 
+/** Rates carried over unchanged clocks for this long at most. */
+const STALE_AFTER_MS = 60_000;
+
 export const INITIAL_RATE_STATE: RateState = { baseline: null, rates: new Map(), unchanged: 0, lastFetchedAt: null };
 
 const COUNTERS = [
@@ -84,8 +87,12 @@ export function nextRateState(state: RateState, sample: VertexSubtasks): RateSta
     return { baseline: sample, rates: new Map(), unchanged: 0, lastFetchedAt: sample.fetchedAt };
   }
   if (sameTotals(baseline, sample) && state.rates.size > 0) {
-    // With the subtasks' clocks known, unchanged clocks mean the JobManager has not refreshed: the rates stand.
-    if (sample.subtasks.every((row) => row.clockMs != null)) return { ...state, lastFetchedAt: sample.fetchedAt };
+    // With the subtasks' clocks known, unchanged clocks mean the JobManager has not refreshed: the rates stand, for a
+    // minute at most (as the history's): a JobManager that stopped refreshing has no current rates.
+    if (sample.subtasks.every((row) => row.clockMs != null)) {
+      if (sample.fetchedAt - baseline.fetchedAt <= STALE_AFTER_MS) return { ...state, lastFetchedAt: sample.fetchedAt };
+      return { ...state, rates: new Map(), lastFetchedAt: sample.fetchedAt };
+    }
     if (state.unchanged === 0) return { ...state, unchanged: 1, lastFetchedAt: sample.fetchedAt };
   }
   return { baseline: sample, rates: ratesBetween(baseline, sample), unchanged: 0, lastFetchedAt: sample.fetchedAt };
