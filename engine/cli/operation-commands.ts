@@ -253,7 +253,7 @@ export function registerOperationCommands(program: Command): void {
   withOperation(program.command('resubmit').description('Run a job from a savepoint through an uploaded jar; prints the new job id'))
     .requiredOption('--jar <id>', 'the uploaded jar (GET /jars)')
     .requiredOption('--from <path>', 'the savepoint (or retained checkpoint) to restore')
-    .option('--parallelism <n>', 'the job\'s parallelism (operators that set their own keep it; default: none sent)', positiveInteger('--parallelism'))
+    .option('--parallelism <n>', 'the job\'s parallelism (operators that set their own keep it; default: the stopped run\'s with --job, else none sent)', positiveInteger('--parallelism'))
     .option('--entry-class <class>', 'the jar\'s main class')
     .option('--job <id>', 'the job this run replaces: its vertices are compared with Flink\'s plan and with the new job, and its savepoints linked in the journal')
     .option('--allow-non-restored-state', 'skip state of operators the program no longer has (that state is dropped)')
@@ -264,12 +264,13 @@ export function registerOperationCommands(program: Command): void {
     .action(async (programArgs: string[], options: CommonOptions & { jar: string; from: string; parallelism?: number; entryClass?: string; job?: string; allowNonRestoredState?: boolean; planOnly?: boolean; json?: boolean }) => {
       await withCli(options, async (cli) => {
         await attach(options);
+        const clusterId = parseClusterUrl(options.url);
         const request = {
-          clusterId: parseClusterUrl(options.url),
+          clusterId,
           jobId: options.job,
           program: { jarId: options.jar, entryClass: options.entryClass, programArgs },
           savepointPath: options.from,
-          parallelism: options.parallelism,
+          parallelism: options.parallelism ?? (options.job ? await stoppedRunParallelism(cli, clusterId, options.job) : undefined),
           allowNonRestoredState: options.allowNonRestoredState === true,
         };
         const plan = await cli.operations.planResubmit(request);
@@ -370,4 +371,13 @@ export function formatPlan(plan: RescalePlan): string {
   }
   lines.push('', `Assumption: ${plan.assumption}`, '');
   return lines.join('\n');
+}
+
+/** The job parallelism of the run a resubmit replaces, the default that restores it; undefined when not known. */
+async function stoppedRunParallelism(cli: CliOperations, clusterId: string, jobId: string): Promise<number | undefined> {
+  try {
+    return (await cli.operations.operationsContext(clusterId, jobId)).resubmitDefaults.parallelism ?? undefined;
+  } catch {
+    return undefined; // the cluster no longer lists it: nothing is sent, and the plan says what Flink will run
+  }
 }
