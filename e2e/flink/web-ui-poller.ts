@@ -27,7 +27,8 @@ export function startWebUiPoller(restUrl: string, jobId: string, intervalMs = 3_
       ]),
     );
   };
-  let running: Promise<void> = Promise.resolve();
+  // The Web UI asks as soon as the page opens, then every interval.
+  let running: Promise<void> = poll().catch(() => undefined);
   const timer = setInterval(() => {
     if (stopped) return;
     // One poll at a time, as the Web UI's interval does; a failed one is just missed (the cluster may be restarting).

@@ -165,3 +165,21 @@ describe('vertexWindowStats on a JobManager that refreshes on its own schedule',
     }
   });
 });
+
+describe('vertexWindowStats when Flink\'s derived busy time steps back', () => {
+  it('adds up to 1000 and calls it no restart', () => {
+    const at = (t: number, busy: number, idle: number, previous?: JobSample): JobSample => {
+      const sample = sampleAt({ startedAt: 0, subtasks: [{ busy: 0, backPressured: 0, idle: 1000, recordsPerSecond: 1 }], refreshes: [t - 1] }, t);
+      const c = sample.vertices[0].subtasks!.counters;
+      c.accumulatedBusyMs[0] = busy;
+      c.accumulatedIdleMs[0] = idle;
+      return withRates(previous, sample);
+    };
+    const s0 = at(100_000, 1_500, 98_499);
+    const s1 = at(110_000, 1_560, 108_439, s0);
+    const s2 = at(120_000, 1_400, 118_599, s1);
+    const stats = vertexWindowStats([s0, s1, s2].map((s) => ({ t: s.t, vertex: s.vertices[0], jobStartTime: 0 })));
+    expect(stats.mean.busyTimeMsPerSecond[0] + stats.mean.backPressuredTimeMsPerSecond[0] + stats.mean.idleTimeMsPerSecond[0]).toBeCloseTo(1000, 9);
+    expect(stats.restarted[0]).toBe(0);
+  });
+});

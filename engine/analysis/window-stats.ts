@@ -1,6 +1,7 @@
 import {
   RATE_COLUMNS,
   UNKNOWN_STATE,
+  busyBesideIdle,
   subtaskClockMs,
   type CounterColumn,
   type JobSample,
@@ -184,6 +185,11 @@ export function vertexWindowStats(samples: readonly VertexAt[], options: WindowS
 
   const since = columns.map((c) => c.countersSince);
   const clock = columns.map((c) => Float64Array.from(c.attempt, (_, k) => subtaskClockMs(c, k)));
+  // Flink's accumulated busy time is derived (the time since the start less idle and back-pressured time), so it can
+  // step back a little when an idle period is accounted late: never a restart, and never its own rate where the
+  // clock is known (see `busyBesideIdle`). Its pass keeps its resets to itself.
+  const busyResets = new Uint8Array(n);
+  const idleCovered = nanArray(n);
   for (const rate of RATE_COLUMNS) {
     windowMeans(
       columns.map((c) => c.counters[COUNTER_OF_RATE[rate]]),
@@ -193,9 +199,21 @@ export function vertexWindowStats(samples: readonly VertexAt[], options: WindowS
       segmentStart,
       TIME_RATES.has(rate) ? 1000 : Infinity,
       stats.mean[rate],
-      rate === 'busyTimeMsPerSecond' ? stats.coveredMs : undefined,
-      stats.restarted,
+      rate === 'busyTimeMsPerSecond' ? stats.coveredMs : rate === 'idleTimeMsPerSecond' ? idleCovered : undefined,
+      rate === 'busyTimeMsPerSecond' ? busyResets : stats.restarted,
     );
+  }
+  for (let k = 0; k < n; k++) {
+    const clocked = Number.isFinite(clock[count - 1][k]) && Number.isFinite(idleCovered[k]);
+    if (!clocked) {
+      if (busyResets[k]) stats.restarted[k] = 1;
+      continue;
+    }
+    const shares = busyBesideIdle(stats.mean.backPressuredTimeMsPerSecond[k], stats.mean.idleTimeMsPerSecond[k]);
+    stats.mean.backPressuredTimeMsPerSecond[k] = shares.backPressured;
+    stats.mean.idleTimeMsPerSecond[k] = shares.idle;
+    stats.mean.busyTimeMsPerSecond[k] = shares.busy;
+    stats.coveredMs[k] = idleCovered[k];
   }
 
   for (const rate of maxima) {

@@ -66,6 +66,19 @@ export function subtaskClockMs(columns: Pick<SubtaskColumns, 'counters'>, k: num
   return c.accumulatedBusyMs[k] + c.accumulatedBackPressuredMs[k] + c.accumulatedIdleMs[k];
 }
 
+/**
+ * Pure: busy, back-pressured and idle ms per second from the last two's exact rates, as Flink defines busy time
+ * (`1000 − min(idle + back-pressured, 1000)`): they add up to 1000 by construction. Flink's accumulated idle time can
+ * run a little ahead of the clock (an idle period accounted in one piece), so idle is held to what back-pressure
+ * leaves; NaN in, NaN out.
+ */
+export function busyBesideIdle(backPressured: number, idle: number): { busy: number; backPressured: number; idle: number } {
+  if (!Number.isFinite(backPressured) || !Number.isFinite(idle)) return { busy: Number.NaN, backPressured, idle };
+  const bp = Math.min(1000, Math.max(0, backPressured));
+  const id = Math.min(1000 - bp, Math.max(0, idle));
+  return { busy: 1000 - bp - id, backPressured: bp, idle: id };
+}
+
 /** Flink's ExecutionState values, in the order they are coded in `SubtaskColumns.state`. */
 export const SUBTASK_STATES = [
   'CREATED',

@@ -68,6 +68,16 @@ describe('withRates', () => {
     expect(rates(c).recordsInPerSecond[0]).toBe(100);
   });
 
+  it('keeps busy + back-pressured + idle at 1000 when Flink\'s derived busy time steps back (idle accounted late)', () => {
+    // A near-idle subtask: an idle period accounted in one piece, so accumulated busy (wall − idle − bp) goes down.
+    const a = withRates(undefined, sample(0, { records: 0, busy: 1_500, bp: 0, idle: 98_500 }));
+    const b = withRates(a, sample(10_000, { records: 10, busy: 1_400, bp: 0, idle: 108_600 }));
+    const r = rates(b);
+    expect(r.busyTimeMsPerSecond[0] + r.backPressuredTimeMsPerSecond[0] + r.idleTimeMsPerSecond[0]).toBe(1000);
+    expect(r.busyTimeMsPerSecond[0]).toBe(0);
+    expect(r.recordsInPerSecond[0]).toBe(1);
+  });
+
   it('falls back to the time between first sightings where the cluster reports no accumulated times', () => {
     const a = withRates(undefined, sample(0, { records: 0, busy: Number.NaN }));
     const b = withRates(a, sample(10_000, { records: 1_000, busy: Number.NaN }));

@@ -1,4 +1,4 @@
-import { COUNTER_COLUMNS, stateCode, subtaskClockMs, type CounterColumn, type JobSample, type RateColumn, type SubtaskColumns } from '../history/job-sample.ts';
+import { COUNTER_COLUMNS, busyBesideIdle, stateCode, subtaskClockMs, type CounterColumn, type JobSample, type RateColumn, type SubtaskColumns } from '../history/job-sample.ts';
 
 /** Rate columns from counter columns: records and bytes per second; the accumulated times in ms per second. */
 const RATE_OF: Array<[RateColumn, CounterColumn, 'count' | 'time']> = [
@@ -63,11 +63,20 @@ function fillSubtask(then: SubtaskColumns | undefined, now: SubtaskColumns, k: n
   const elapsedMs = Number.isFinite(clockMs) ? clockMs : sightingsMs;
   if (!(elapsedMs > 0)) return;
   for (const [rate, counter, kind] of RATE_OF) {
+    // With a clock, busy time is what back-pressure and idleness leave (below): Flink derives it so, and its
+    // accumulated busy time may step back a little.
+    if (rate === 'busyTimeMsPerSecond' && Number.isFinite(clockMs)) continue;
     const delta = now.counters[counter][k] - then.counters[counter][k];
     // NaN (a counter missing on either side) stays NaN; a counter going backwards was reset: no rate.
     if (!(delta >= 0)) continue;
     const perSecond = (delta / elapsedMs) * 1000;
     now.rates[rate][k] = kind === 'time' ? Math.min(perSecond, 1000) : perSecond;
+  }
+  if (Number.isFinite(clockMs)) {
+    const shares = busyBesideIdle(now.rates.backPressuredTimeMsPerSecond[k], now.rates.idleTimeMsPerSecond[k]);
+    now.rates.busyTimeMsPerSecond[k] = shares.busy;
+    now.rates.backPressuredTimeMsPerSecond[k] = shares.backPressured;
+    now.rates.idleTimeMsPerSecond[k] = shares.idle;
   }
 }
 
