@@ -40,6 +40,25 @@ function requestKey(rawPath: string): string {
 }
 
 /**
+ * An aggregated-metrics request (`…/subtasks/metrics?get=…&agg=…`) the recording holds no exact answer to, answered
+ * as Flink does from what it has: the recorded answer for the same vertex and aggregations, with the metrics asked
+ * for that it knows (Flink leaves out a metric it has no value of). undefined when nothing recorded fits.
+ */
+function aggregatedSubset(responses: Map<string, { status: number; body: string }>, rawPath: string): { status: number; body: string } | undefined {
+  const url = new URL(rawPath, 'http://replay');
+  if (!url.pathname.endsWith('/subtasks/metrics') || !url.searchParams.has('get')) return undefined;
+  const wanted = new Set(url.searchParams.get('get')!.split(','));
+  const prefix = `${decodeURIComponent(url.pathname)}?agg=${url.searchParams.get('agg') ?? ''}&get=`;
+  for (const [key, response] of responses) {
+    if (!key.startsWith(prefix) || response.status !== 200) continue;
+    const known = JSON.parse(response.body) as Array<{ id: string }>;
+    if (!known.some((m) => wanted.has(m.id))) continue;
+    return { status: 200, body: JSON.stringify(known.filter((m) => wanted.has(m.id))) };
+  }
+  return undefined;
+}
+
+/**
  * A loopback HTTP server that answers with the recorded responses of a real Flink (e2e/flink/recorded/<version>/),
  * so the web specs can walk every page without a running cluster.
  */
@@ -74,7 +93,7 @@ export async function startReplayFlink(version = '2.2.1'): Promise<ReplayFlink> 
     };
     if (broken) return send(500, JSON.stringify({ errors: ['Internal server error.', 'replay: broken on purpose'] }));
     if (fault?.path.test(req.url ?? '')) return send(fault.status, JSON.stringify({ errors: [fault.message] }));
-    const recorded = responses.get(key);
+    const recorded = responses.get(key) ?? aggregatedSubset(responses, req.url ?? '/');
     if (recorded) return send(recorded.status, recorded.body);
     misses.push(key);
     return send(404, JSON.stringify({ errors: ['Not found: ' + key] }));

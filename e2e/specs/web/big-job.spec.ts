@@ -25,7 +25,7 @@ test.afterAll(async () => {
 // 819,200 subtasks: the console's background sampler reads megabytes per vertex meanwhile.
 test.setTimeout(180_000);
 
-test('a 200-vertex job of parallelism 4,096: the vertex list finds tenant-cost, zoom to brings it into view, the table reads far down and sorts the busiest first', async ({ app, page }) => {
+test('a 200-vertex job of parallelism 4,096: the vertex list finds tenant-cost, zoom to shows it, the table reads far down and sorts the busiest first', async ({ app, page }) => {
   const hot = cluster.job.hotVertex;
   const form = await app.openAddCluster();
   await form.fill({ name: 'synthetic', url: cluster.url });
@@ -47,8 +47,8 @@ test('a 200-vertex job of parallelism 4,096: the vertex list finds tenant-cost, 
   await expect(row).toContainText(hot.name);
   await expect(row).toContainText('1000');
 
-  // "Zoom to" brings it into view, its figures readable (a large graph opens at its sources, readable).
-  await expect(job.vertex(hot.id)).not.toBeInViewport();
+  // "Zoom to" brings it into view, its figures readable. (The first look, on Flink's current figures, names it at
+  // once, so the graph may already have gone to it: zoom to holds either way.)
   await row.getByRole('button', { name: `Zoom to ${hot.name}` }).click();
   await expect(job.vertex(hot.id)).toBeInViewport({ ratio: 0.99 });
   await expect(job.vertex(hot.id)).toHaveAttribute('data-lod', 'figures');
@@ -65,7 +65,8 @@ test('a 200-vertex job of parallelism 4,096: the vertex list finds tenant-cost, 
   // Zoomed out over the whole graph: colour only, and the hottest vertex called out.
   await page.getByRole('button', { name: 'Fit View' }).click();
   await expect(job.vertex(hot.id)).toHaveAttribute('data-lod', 'colour');
-  await expect(job.vertex(hot.id)).toHaveAttribute('data-mark', 'hottest');
+  // Called out as the hottest, or as the diagnosis' vertex once its first look names it.
+  await expect(job.vertex(hot.id)).toHaveAttribute('data-mark', /^(hottest|focus)$/);
   await expect(page.locator('.vertex-callout')).toContainText(hot.name);
   await page.getByTestId(testIds.jobGraph.page).evaluate((element) => element.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/big-job-zoomed-out.png') });
