@@ -248,6 +248,9 @@ describe('rescale', () => {
     ).done;
     expect(outcome.state).toBe('succeeded');
     expect(outcome.progress).toMatch(/^Rescaled, but not every vertex: tenant-cost.* runs at 32, not 8 \(an operator that sets its own parallelism keeps it/);
+    // Said before the stop too, in the plan the confirmation shows.
+    const plan = await kit.operations.planRescale('local', outcome.newJobId!, { parallelism: 8, route: 'savepoint' });
+    expect(plan.warnings.join(' ')).toMatch(/tenant-cost.* runs at 32 unlike the others: if its operator sets that itself, it stays there/);
   }, 60_000);
 });
 

@@ -73,6 +73,16 @@ export function buildRescalePlan(input: {
     refusals.push('Through a savepoint the job is resubmitted with one parallelism for all its vertices (the jar run has no per-vertex setting): give one parallelism, or rescale on an adaptive-scheduler cluster.');
   }
   if (route === 'adaptive' && scheduler.kind !== 'adaptive') refusals.push(`The adaptive route needs the adaptive scheduler. ${scheduler.reason}`);
+  if (route === 'savepoint' && distinct.length === 1) {
+    // A jar run sets one job parallelism; an operator that sets its own keeps it (as in Flink). Vertices that run
+    // apart from the others now likely do: said before the stop, not only in the outcome.
+    const own = ownParallelismVertices(details.vertices);
+    if (own.length > 0) {
+      warnings.push(
+        `Through a savepoint the job runs again at one job parallelism (${distinct[0]}); an operator that sets its own parallelism keeps it. ${own.map((v) => `${v.name} runs at ${v.parallelism} unlike the others`).join('; ')}: if its operator sets that itself, it stays there. The outcome names any vertex that does not reach ${distinct[0]}.`,
+      );
+    }
+  }
   const needed = Math.max(...Object.values(target));
   const available = facts.slots.available + slotsUsedByJob(details);
   if (needed > available) {
@@ -123,4 +133,16 @@ export function buildRescalePlan(input: {
     slots: { needed, available },
     assumption: RESCALE_PLAN_ASSUMPTION,
   };
+}
+
+/**
+ * Pure: the vertices whose parallelism differs from the job's most common one — operators that likely set their own
+ * (a rescale through a savepoint would not change them). None when all run alike.
+ */
+export function ownParallelismVertices<V extends { parallelism: number }>(vertices: readonly V[]): V[] {
+  const count = new Map<number, number>();
+  for (const v of vertices) count.set(v.parallelism, (count.get(v.parallelism) ?? 0) + 1);
+  if (count.size <= 1) return [];
+  const common = [...count.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
+  return vertices.filter((v) => v.parallelism !== common);
 }
