@@ -17,8 +17,9 @@ import {
  * Means are exact: the growth of Flink's accumulated counters between the first and the last sighting of the same
  * execution attempt, divided by the growth of the subtask's own clock between them (`subtaskClockMs`; the time
  * between sightings only where Flink reports no accumulated times) — never an average of rates, which would weigh a
- * 2 s interval like a 60 s one. So busy + back-pressured + idle means add up to 1000 ms/s. Maxima come from the per-sample rates. A subtask that restarted inside the window
- * (new attempt, counters going backwards, a JobManager that recovered the job) is measured from its restart on.
+ * 2 s interval like a 60 s one. So busy + back-pressured + idle means add up to 1000 ms/s. Maxima come from the
+ * per-sample rates. A subtask that restarted inside the window (new attempt, counters going backwards, a JobManager
+ * that recovered the job) is measured from its restart on.
  * Missing figures stay NaN, never 0.
  */
 
