@@ -1,6 +1,7 @@
 import type { Finding, JobDiagnosis } from '../contracts/diagnosis.ts';
 import type { JobGraph, VertexView } from '../contracts/engine-api.ts';
 import { BUSY_MS, SATURATED_MS, SKEW_REST_SHARE, shortName } from './root-cause.ts';
+import { msPerSecondInWords, namesInWords, timesInWords } from './in-words.ts';
 import { maxOverAvg } from './skew.ts';
 
 /**
@@ -42,7 +43,7 @@ export function firstLook(graph: JobGraph): Finding | null {
       ...base(worst),
       kind: 'unclear-backpressure',
       severity: 'warning',
-      sentence: `Flink now: ${shortName(worst.name)} is back-pressured ${level(worst)} (up to ${ms(worst.backPressuredTimeMsPerSecond?.max)}), and nothing downstream is busy.`,
+      sentence: `Flink now: ${shortName(worst.name)} is back-pressured ${level(worst)} (up to ${msPerSecondInWords(worst.backPressuredTimeMsPerSecond!.max)}), and nothing downstream is busy.`,
       metric: 'backPressuredTimeMsPerSecond',
     };
   }
@@ -59,11 +60,11 @@ function busyFinding(graph: JobGraph, vertex: VertexView, victims: VertexView[])
   const state = busy.max >= SATURATED_MS ? 'saturated' : 'busy';
   const spread =
     vertex.parallelism === 1
-      ? `its only subtask busy ${ms(busy.max)}`
-      : `busiest subtask ${ms(busy.max)}, average ${ms(busy.avg)}${ratio !== null ? `, max/mean ${times(ratio)}` : ''}${vertex.dataSkewPercent != null ? `, Data Skew ${Math.round(vertex.dataSkewPercent)}%` : ''}`;
+      ? `its only subtask busy ${msPerSecondInWords(busy.max)}`
+      : `busiest subtask ${msPerSecondInWords(busy.max)}, average ${msPerSecondInWords(busy.avg)}${ratio !== null ? `, max/mean ${timesInWords(ratio)}` : ''}${vertex.dataSkewPercent != null ? `, Data Skew ${Math.round(vertex.dataSkewPercent)}%` : ''}`;
   const why = skewed ? 'likely a hot key (its least busy subtask far below the busiest)' : vertex.parallelism > 1 ? 'its subtasks are busy alike: likely under-provisioned' : 'it is at its capacity';
   const blamed =
-    victims.length > 0 ? ` ${joinNames(victims.map((v) => `${shortName(v.name)} (${level(v)})`))} ${victims.length === 1 ? 'is' : 'are'} back-pressured behind it.` : '';
+    victims.length > 0 ? ` ${namesInWords(victims.map((v) => `${shortName(v.name)} (${level(v)})`))} ${victims.length === 1 ? 'is' : 'are'} back-pressured behind it.` : '';
   return {
     ...base(vertex),
     kind: skewed ? 'skew' : 'under-provisioned',
@@ -121,7 +122,7 @@ export function withFlinkNow(diagnosis: JobDiagnosis, graph: JobGraph | null): J
       ? 'Flink now: no vertex is back-pressured or busy.'
       : without.length === graph.vertices.length
         ? 'Flink has no current figures for this job yet.'
-        : `Flink now: no vertex with figures is back-pressured or busy (${joinNames(without)} ${without.length === 1 ? 'has' : 'have'} none yet).`;
+        : `Flink now: no vertex with figures is back-pressured or busy (${namesInWords(without)} ${without.length === 1 ? 'has' : 'have'} none yet).`;
   return { ...diagnosis, basis: { source: 'flink-now', fetchedAt: graph.fetchedAt, reason: 'no-evidence' }, finding: { ...finding, sentence: `${seen} ${finding.sentence}` } };
 }
 
@@ -129,15 +130,3 @@ function level(v: VertexView): string {
   return v.backpressureLevel === 'high' ? 'HIGH' : 'LOW';
 }
 
-function ms(value: number | undefined): string {
-  return value === undefined ? '—' : `${Math.round(value).toLocaleString('en-US')} ms/s`;
-}
-
-function times(ratio: number): string {
-  return `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}×`;
-}
-
-function joinNames(names: string[]): string {
-  if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}

@@ -44,6 +44,23 @@ export function shortVertexName(name: string): string {
   return name.split(' -> ')[0].trim() || name;
 }
 
+/** `a`, `a and b`, `a, b and c`; past four, `a, b, c and 2 more`. */
+export function namesInWords(names: string[]): string {
+  if (names.length <= 1) return names.join('');
+  if (names.length > 4) return `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** `1,000 ms/s`. */
+export function msPerSecondInWords(value: number): string {
+  return `${Math.round(value).toLocaleString('en-US')} ms/s`;
+}
+
+/** `24×`, `1.5×`. */
+export function timesInWords(ratio: number): string {
+  return `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}×`;
+}
+
 function trim(fixed: string): string {
   return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
 }

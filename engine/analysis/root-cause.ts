@@ -1,4 +1,5 @@
 import type { Finding, SubtaskRef, VertexDiagnosis, Victim } from '../contracts/diagnosis.ts';
+import { msPerSecondInWords, namesInWords, timesInWords } from './in-words.ts';
 import { keyGroupRanges } from './key-groups/key-location.ts';
 import { SATURATED_BUSY_MS } from './skew-figures.ts';
 import { metricValues, subtaskRef } from './vertex-diagnosis.ts';
@@ -131,7 +132,7 @@ function busyVertexFinding(ctx: Context, vertex: VertexWindowStats, victims: Ver
   const direct = victimList.filter((v) => v.direct);
   const name = shortName(vertex.name);
   const keyed = diagnosis?.keyed ?? false;
-  const because = direct.length > 0 ? ` ${joinNames(direct.map((v) => shortName(v.name)))} ${direct.length === 1 ? 'is' : 'are'} back-pressured because of it.` : '';
+  const because = direct.length > 0 ? ` ${namesInWords(direct.map((v) => shortName(v.name)))} ${direct.length === 1 ? 'is' : 'are'} back-pressured because of it.` : '';
   const noBackpressure = victims.length === 0;
   const base = {
     vertexId: vertex.id,
@@ -150,11 +151,11 @@ function busyVertexFinding(ctx: Context, vertex: VertexWindowStats, victims: Ver
     const siblings = p - hot.length;
     const restMax = Math.max(0, ...indexes(busy, () => true).filter((k) => !hot.includes(k)).map((k) => busy[k]).filter(Number.isFinite));
     const state = busy[hot[0]] >= SATURATED_MS ? 'saturated' : 'busy';
-    const who = `${name} subtask${hot.length > 1 ? 's' : ''} ${joinNames(hot.map(String))}`;
-    const level = `${hot.length > 1 ? 'up to ' : ''}${ms(busy[hot[0]])}`;
-    const figure = `${state === 'saturated' ? `busy ${level}` : level}, ${times(busy[hot[0]] / mean)} the vertex's average`;
+    const who = `${name} subtask${hot.length > 1 ? 's' : ''} ${namesInWords(hot.map(String))}`;
+    const level = `${hot.length > 1 ? 'up to ' : ''}${msPerSecondInWords(busy[hot[0]])}`;
+    const figure = `${state === 'saturated' ? `busy ${level}` : level}, ${timesInWords(busy[hot[0]] / mean)} the vertex's average`;
     const siblingsPhrase =
-      siblings === 0 ? '' : restMax < 100 ? ` while its ${siblings} sibling${siblings === 1 ? '' : 's'} ${siblings === 1 ? 'is' : 'are'} nearly idle (busy at most ${ms(restMax)})` : ` while its ${siblings} sibling${siblings === 1 ? ' is' : 's are'} busy at most ${ms(restMax)}`;
+      siblings === 0 ? '' : restMax < 100 ? ` while its ${siblings} sibling${siblings === 1 ? '' : 's'} ${siblings === 1 ? 'is' : 'are'} nearly idle (busy at most ${msPerSecondInWords(restMax)})` : ` while its ${siblings} sibling${siblings === 1 ? ' is' : 's are'} busy at most ${msPerSecondInWords(restMax)}`;
     const cause = keyed ? 'data skew on the key' : 'the load is skewed across subtasks (the input is not keyed)';
     const sentence = noBackpressure
       ? `No backpressure yet, but ${who} ${hot.length > 1 ? 'are' : 'is'} ${state} (${figure})${siblingsPhrase}: ${cause}.`
@@ -168,7 +169,7 @@ function busyVertexFinding(ctx: Context, vertex: VertexWindowStats, victims: Ver
     if (fewKeysNote) details.push(fewKeysNote);
     details.push(...convoyExplanation(ctx, vertex, hot, direct));
     const further = victimList.filter((v) => !v.direct);
-    if (further.length > 0) details.push(`${joinNames(further.map((v) => v.name))}, further upstream, ${further.length === 1 ? 'is' : 'are'} back-pressured too.`);
+    if (further.length > 0) details.push(`${namesInWords(further.map((v) => v.name))}, further upstream, ${further.length === 1 ? 'is' : 'are'} back-pressured too.`);
     if (keyed) details.push('More parallelism will not help: the hot key stays on one subtask. Split it (salt the key and aggregate in two stages) or give it its own path.');
     return { ...base, kind: 'skew', severity: noBackpressure ? 'warning' : 'critical', sentence, details, subtasks: hot.map((k) => subtaskRef(ctx.window, vertex, k)), suggestedParallelism: null };
   }
@@ -180,7 +181,7 @@ function busyVertexFinding(ctx: Context, vertex: VertexWindowStats, victims: Ver
   if (fewKeysNote) details.push(fewKeysNote);
   const isSink = (ctx.downstream.get(vertex.id) ?? []).length === 0;
   const busyAll =
-    p === 1 ? `busy ${ms(max)} on its only subtask` : `busy on ${active.length === p ? `all ${p}` : `${active.length} of ${p}`} subtasks (average ${ms(mean)}, busiest ${ms(max)})`;
+    p === 1 ? `busy ${msPerSecondInWords(max)} on its only subtask` : `busy on ${active.length === p ? `all ${p}` : `${active.length} of ${p}`} subtasks (average ${msPerSecondInWords(mean)}, busiest ${msPerSecondInWords(max)})`;
   if (isSink) {
     details.push('A sink busy on every subtask is usually waiting on the system it writes to (latency, throttling, a full disk): check that system first. More sink parallelism helps only if it can take more writes.');
     const sentence = noBackpressure
@@ -215,10 +216,10 @@ function convoyExplanation(ctx: Context, vertex: VertexWindowStats, hot: number[
     const plural = highs.length > 1;
     const starve = `${others} subtask${others === 1 ? '' : 's'} get${others === 1 ? 's' : ''} little or no input and idle${others === 1 ? 's' : ''}`;
     out.push(
-      `Only ${shortName(victim.name)} subtask${plural ? 's' : ''} ${joinNames(highs.map(String))} ${plural ? 'are' : 'is'} HIGH: ` +
-        `${plural ? 'they' : 'it'} cannot send to ${shortName(vertex.name)} subtask ${joinNames(hot.map(String))}, and a Flink subtask whose output is blocked on one channel stops altogether. ` +
+      `Only ${shortName(victim.name)} subtask${plural ? 's' : ''} ${namesInWords(highs.map(String))} ${plural ? 'are' : 'is'} HIGH: ` +
+        `${plural ? 'they' : 'it'} cannot send to ${shortName(vertex.name)} subtask ${namesInWords(hot.map(String))}, and a Flink subtask whose output is blocked on one channel stops altogether. ` +
         (blockedUpstream.length > 0
-          ? `${joinNames(blockedUpstream.map((u) => shortName(u.name)))} then blocks on ${plural ? 'their' : 'its'} full input, so ${shortName(victim.name)}'s other ${starve}.`
+          ? `${namesInWords(blockedUpstream.map((u) => shortName(u.name)))} then blocks on ${plural ? 'their' : 'its'} full input, so ${shortName(victim.name)}'s other ${starve}.`
           : `Its other ${starve}.`) +
         ' The backpressure looks lopsided; the cause is the hot subtask.',
     );
@@ -249,14 +250,14 @@ function unclearBackpressure(ctx: Context, victim: VertexWindowStats): Finding {
   const withoutBusy = downstream.filter((d) => !d.unavailable && !d.mean.busyTimeMsPerSecond.some(Number.isFinite));
   const details = [
     withoutBusy.length > 0
-      ? `${joinNames(withoutBusy.map((d) => d.name))} downstream report${withoutBusy.length === 1 ? 's' : ''} no busy time (busy-time measurement off, or a Flink older than 1.13): the cause may be there.`
+      ? `${namesInWords(withoutBusy.map((d) => d.name))} downstream report${withoutBusy.length === 1 ? 's' : ''} no busy time (busy-time measurement off, or a Flink older than 1.13): the cause may be there.`
       : 'Possible causes: a slow network between TaskManagers, a subtask blocked in a call Flink counts as idle, or a downstream vertex whose figures are missing.',
   ];
   const bp = victim.mean.backPressuredTimeMsPerSecond;
   return {
     kind: 'unclear-backpressure',
     severity: 'warning',
-    sentence: `${shortName(victim.name)} is back-pressured (up to ${ms(maxOf(bp))}), but nothing downstream of it is busy: the cause does not show in the metrics.`,
+    sentence: `${shortName(victim.name)} is back-pressured (up to ${msPerSecondInWords(maxOf(bp))}), but nothing downstream of it is busy: the cause does not show in the metrics.`,
     details,
     vertexId: victim.id,
     vertexName: victim.name,
@@ -283,7 +284,7 @@ function stalledWatermarks(ctx: Context): Finding[] {
     const flowing = sum(vertex.mean.recordsInPerSecond);
     const who =
       idleSplits.length > 0
-        ? `${joinNames([...new Set(sources.map((s) => shortName(s.name)))])} subtask${idleSplits.length > 1 ? 's' : ''} ${joinNames(idleSplits.map((r) => String(r.subtask)))} emit${idleSplits.length > 1 ? '' : 's'} nothing: an idle split holds the watermark back`
+        ? `${namesInWords([...new Set(sources.map((s) => shortName(s.name)))])} subtask${idleSplits.length > 1 ? 's' : ''} ${namesInWords(idleSplits.map((r) => String(r.subtask)))} emit${idleSplits.length > 1 ? '' : 's'} nothing: an idle split holds the watermark back`
         : 'a source split without data (or a stuck one) holds it back';
     const sourceVertex = idleSplits.length > 0 ? sources.find((s) => s.mean.recordsOutPerSecond[idleSplits[0].subtask] === 0) : undefined;
     return {
@@ -347,7 +348,7 @@ function nothingWrong(ctx: Context, vertices: VertexDiagnosis[]): Finding {
     const values = metricValues(ctx.byId.get(worst.v.vertexId)!, worst.load.metric);
     const siblings = indexes(values, (x, k) => k !== top.subtask && x > 0.01 * top.value);
     const siblingsMean = siblings.reduce((s, k) => s + values[k], 0) / Math.max(1, siblings.length);
-    const lead = siblings.length > 0 && siblingsMean > 0 ? `${times(top.value / siblingsMean)} the ${LOAD_WORD[worst.load.metric] ?? 'load'} of its active siblings` : `all the ${LOAD_WORD[worst.load.metric] ?? 'load'}`;
+    const lead = siblings.length > 0 && siblingsMean > 0 ? `${timesInWords(top.value / siblingsMean)} the ${LOAD_WORD[worst.load.metric] ?? 'load'} of its active siblings` : `all the ${LOAD_WORD[worst.load.metric] ?? 'load'}`;
     sentence = `Nothing is back-pressured or busy over the last ${ctx.span}; ${shortName(worst.v.name)} subtask ${top.subtask} takes ${lead}: a hot key, not yet a bottleneck.`;
     subtasks.push(...worst.load.hot);
     vertexId = worst.v.vertexId;
@@ -395,7 +396,7 @@ function evidenceSpan(ctx: Context, evidenceMs: number, requestedMs: number): st
 function noVerdictYet(ctx: Context, evidence: { spanMs: number; missing: string[] }, neededMs: number, requestedMs: number): Finding {
   const sentence =
     evidence.missing.length > 0
-      ? `No verdict over the last ${formatSpan(requestedMs)}: ${joinNames(evidence.missing.map(shortName))} ${evidence.missing.length === 1 ? 'has' : 'have'} no figures in it.`
+      ? `No verdict over the last ${formatSpan(requestedMs)}: ${namesInWords(evidence.missing.map(shortName))} ${evidence.missing.length === 1 ? 'has' : 'have'} no figures in it.`
       : ctx.window.jobState === 'RUNNING'
         ? `No verdict yet over the last ${formatSpan(requestedMs)}: the subtasks' figures cover ${formatSpan(evidence.spanMs)} so far, and saying nothing is wrong takes ${formatSpan(neededMs)}.`
         : `No verdict over the last ${formatSpan(requestedMs)}: the job is ${ctx.window.jobState} and its subtasks' figures cover only ${formatSpan(evidence.spanMs)} of it (a verdict takes ${formatSpan(neededMs)}).`;
@@ -465,22 +466,8 @@ export function shortName(name: string): string {
   return name.split(' -> ')[0].trim() || name;
 }
 
-function joinNames(names: string[]): string {
-  if (names.length <= 1) return names.join('');
-  if (names.length > 4) return `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
-
-function ms(value: number): string {
-  return `${Math.round(value).toLocaleString('en-US')} ms/s`;
-}
-
 function rate(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1);
-}
-
-function times(ratio: number): string {
-  return `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}×`;
 }
 
 /** "60 s", "5 min", "1 h 30 min". */
