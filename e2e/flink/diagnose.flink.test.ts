@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { assignKeyToParallelOperator } from '../../engine/analysis/key-groups/key-group-range-assignment.ts';
 import { parseMetricValue, skewStatistics } from '../../engine/analysis/skew-figures.ts';
 import type { JobDiagnosis } from '../../engine/contracts/diagnosis.ts';
-import { readFlinkCluster } from '../support/flinkCluster.ts';
+import { getFromFlink, readFlinkCluster } from '../support/flinkCluster.ts';
 import { eventually } from './eventually.ts';
 
 const cluster = readFlinkCluster();
@@ -24,11 +24,7 @@ const METRICS = [
   'numRecordsOut',
 ];
 
-async function get<T>(url: string): Promise<T> {
-  const response = await fetch(`${cluster.restUrl}${url}`, { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
-  return (await response.json()) as T;
-}
+const get = <T>(url: string): Promise<T> => getFromFlink<T>(cluster, url);
 
 interface Vertex {
   id: string;

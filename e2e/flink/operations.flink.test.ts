@@ -1,12 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FlinkRestClient } from '../../engine/flink-rest/client.ts';
-import { HistoryStore } from '../../engine/history/history-store.ts';
-import { newTriggerId, Operations, type OperationsCluster } from '../../engine/operations/operations.ts';
-import { ROOT } from '../support/paths.ts';
+import { newTriggerId, type Operations } from '../../engine/operations/operations.ts';
 import { readFlinkCluster } from '../support/flinkCluster.ts';
 import { eventually } from './eventually.ts';
+import { openRealOperations, type RealOperations } from './real-operations.ts';
 import { cancelQuietly, JOB_CLASS, jobDetails, LIGHT_ARGS, runTestJob, TENANTS, tenantsBySubtask, waitRunning, waitState } from './testJobs.ts';
 
 /**
@@ -16,9 +14,8 @@ import { cancelQuietly, JOB_CLASS, jobDetails, LIGHT_ARGS, runTestJob, TENANTS, 
  * at a new parallelism through the jar, and the rescale plan's prediction of where Flink routes each key.
  */
 const cluster = readFlinkCluster();
-const root = path.join(ROOT, '.cache/test-operations', cluster.version);
+let real: RealOperations;
 let work: string;
-let store: HistoryStore;
 let operations: Operations;
 const started: string[] = [];
 
@@ -28,19 +25,13 @@ function localPath(location: string): string {
 }
 
 beforeAll(async () => {
-  mkdirSync(root, { recursive: true });
-  work = mkdtempSync(path.join(root, 'run-'));
-  store = HistoryStore.open(path.join(work, 'history'));
-  const client = new FlinkRestClient({ baseUrl: cluster.restUrl, timeoutMs: 30_000 });
-  const c: OperationsCluster = { id: 'real', name: `Flink ${cluster.version}`, url: cluster.restUrl, client, metricsFetchIntervalMs: async () => 10_000 };
-  operations = new Operations({ history: store, origin: 'cli', cluster: () => c, clusterOfEntry: () => c });
+  real = openRealOperations(cluster, 'test-operations');
+  ({ work, operations } = real);
 });
 
 afterAll(async () => {
   for (const jobId of started) await cancelQuietly(cluster, jobId);
-  operations?.close();
-  await store?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  await real?.close();
 });
 
 describe(`operations on a real Flink ${cluster.version} (${cluster.scheduler ?? 'adaptive'} scheduler)`, () => {

@@ -1,36 +1,26 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SavepointProgress } from '../../engine/contracts/engine-api.ts';
-import { FlinkRestClient } from '../../engine/flink-rest/client.ts';
-import { HistoryStore } from '../../engine/history/history-store.ts';
-import { newTriggerId, Operations, type OperationsCluster } from '../../engine/operations/operations.ts';
+import { newTriggerId, type Operations } from '../../engine/operations/operations.ts';
 import { readFlinkCluster } from '../support/flinkCluster.ts';
-import { ROOT } from '../support/paths.ts';
+import { openRealOperations, type RealOperations } from './real-operations.ts';
 
 /**
  * A savepoint of the cluster's back-pressured test job (its checkpoints take seconds): the operation follows its
  * savepoint's acknowledged subtasks, as Flink reports them, before it completes. A savepoint does not stop the job.
  */
 const cluster = readFlinkCluster();
-const root = path.join(ROOT, '.cache/test-savepoint-progress', cluster.version);
+let real: RealOperations;
 let work: string;
-let store: HistoryStore;
 let operations: Operations;
 
 beforeAll(() => {
-  mkdirSync(root, { recursive: true });
-  work = mkdtempSync(path.join(root, 'run-'));
-  store = HistoryStore.open(path.join(work, 'history'));
-  const client = new FlinkRestClient({ baseUrl: cluster.restUrl, timeoutMs: 30_000 });
-  const c: OperationsCluster = { id: 'real', name: `Flink ${cluster.version}`, url: cluster.restUrl, client, metricsFetchIntervalMs: async () => 10_000 };
-  operations = new Operations({ history: store, origin: 'cli', cluster: () => c, clusterOfEntry: () => c });
+  real = openRealOperations(cluster, 'test-savepoint-progress');
+  ({ work, operations } = real);
 });
 
 afterAll(async () => {
-  operations?.close();
-  await store?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  await real?.close();
 });
 
 describe(`savepoint progress on a real Flink ${cluster.version}`, () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDiagnosis } from '../../engine/contracts/diagnosis.ts';
 import type { JobGraph } from '../../engine/contracts/engine-api.ts';
 import { parseCsv } from '../../engine/exports/testing/parse-csv.ts';
-import { readFlinkCluster } from '../support/flinkCluster.ts';
+import { getFromFlink, readFlinkCluster } from '../support/flinkCluster.ts';
 import { startWebUiPoller, type WebUiPoller } from './web-ui-poller.ts';
 
 /**
@@ -24,11 +24,7 @@ function cli(args: string[], timeoutMs = 120_000): Promise<{ code: number; stdou
   );
 }
 
-async function get<T>(url: string): Promise<T> {
-  const response = await fetch(`${cluster.restUrl}${url}`, { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
-  return (await response.json()) as T;
-}
+const get = <T>(url: string): Promise<T> => getFromFlink<T>(cluster, url);
 
 interface FlinkVertexNow {
   busyMax: number;

@@ -38,6 +38,13 @@ export function readFlinkCluster(version = flinkVersion()): FlinkCluster {
   return { version, ...cluster } as FlinkCluster;
 }
 
+/** `GET <path>` straight from the cluster (not through the console), as JSON: a test's ground truth. */
+export async function getFromFlink<T>(cluster: Pick<FlinkCluster, 'restUrl'>, path: string): Promise<T> {
+  const response = await fetch(`${cluster.restUrl}${path}`, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
 export interface PlanNode {
   id: string;
   parallelism: number;

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { testIds } from '../../../renderer/testIds';
 import { expect, test } from '../../support/console';
-import { readFlinkCluster, type FlinkCluster } from '../../support/flinkCluster';
+import { type FlinkCluster, getFromFlink, readFlinkCluster } from '../../support/flinkCluster';
 import { ROOT } from '../../support/paths';
 
 /**
@@ -30,11 +30,7 @@ function flinkSh(...args: string[]): Promise<string> {
   });
 }
 
-async function get<T>(path: string): Promise<T> {
-  const response = await fetch(`${cluster.restUrl}${path}`, { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
-  return (await response.json()) as T;
-}
+const get = <T>(path: string): Promise<T> => getFromFlink<T>(cluster, path);
 
 test('after a TaskManager process is killed, the Exceptions tab says which one was lost, when, and folds the stack trace', async ({ app, page }) => {
   const form = await app.openAddCluster();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DiagnosisPanel } from '../../pages/DiagnosisPanel';
 import { expect, test } from '../../support/console';
-import { readFlinkCluster, type FlinkCluster } from '../../support/flinkCluster';
+import { type FlinkCluster, getFromFlink, readFlinkCluster } from '../../support/flinkCluster';
 import { startWebUiPoller } from '../../flink/web-ui-poller';
 import { ROOT } from '../../support/paths';
 
@@ -11,11 +11,7 @@ test.beforeAll(() => {
   cluster = readFlinkCluster();
 });
 
-async function flinkGet<T>(url: string): Promise<T> {
-  const response = await fetch(`${cluster.restUrl}${url}`, { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
-  return (await response.json()) as T;
-}
+const flinkGet = <T>(url: string): Promise<T> => getFromFlink<T>(cluster, url);
 
 /** Flink's own backpressure level per vertex and Data Skew of records in, now. */
 async function flinkNow(): Promise<Map<string, { level: string; dataSkew: number }>> {
