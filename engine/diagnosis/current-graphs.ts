@@ -9,6 +9,8 @@ import { withFlinkNow } from '../analysis/flink-now.ts';
  */
 export class CurrentGraphs {
   private readonly latest = new Map<string, JobGraph & { seenAt: number }>();
+  /** When a job's graph last failed: a recorded job's page asks again only after `maxAgeMs`, not at every poll. */
+  private readonly failedAt = new Map<string, number>();
 
   constructor(
     private readonly fetchGraph: (clusterId: string, jobId: string) => Promise<JobGraph>,
@@ -31,14 +33,20 @@ export class CurrentGraphs {
   }
 
   private async graph(clusterId: string, jobId: string): Promise<JobGraph | null> {
-    const known = this.latest.get(`${clusterId}\u0000${jobId}`);
+    const key = `${clusterId}\u0000${jobId}`;
+    const known = this.latest.get(key);
     if (known && this.now() - known.seenAt <= this.maxAgeMs) return known;
+    const failed = this.failedAt.get(key);
+    if (failed !== undefined && this.now() - failed <= this.maxAgeMs) return null;
     try {
       const graph = await this.fetchGraph(clusterId, jobId);
+      this.failedAt.delete(key);
       this.remember(graph);
       return graph;
     } catch {
       // The cluster or the job is gone: the window's diagnosis is all there is, and it says so itself.
+      this.failedAt.set(key, this.now());
+      while (this.failedAt.size > this.maxJobs) this.failedAt.delete(this.failedAt.keys().next().value!);
       return null;
     }
   }
