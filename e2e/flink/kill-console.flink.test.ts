@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../engine/contracts/engine-api.ts';
+import type { JournalEntry } from '../../engine/contracts/operations.ts';
 import { mulberry32 } from '../../engine/local/time/random.ts';
 import { killAll, runFlinkOps } from '../../engine/operations/testing/console-processes.ts';
 import { checkOutcomes, killApp, killCli, type KillTarget } from '../../engine/operations/testing/kill-harness.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SavepointProgress } from '../../engine/contracts/engine-api.ts';
+import type { SavepointProgress } from '../../engine/contracts/operations.ts';
 import { newTriggerId, type Operations } from '../../engine/operations/operations.ts';
 import { readFlinkCluster } from '../support/flinkCluster.ts';
 import { openRealOperations, type RealOperations } from './real-operations.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDiagnosis } from '../../engine/contracts/diagnosis.ts';
-import type { JobGraph } from '../../engine/contracts/engine-api.ts';
+import type { JobGraph } from '../../engine/contracts/jobs.ts';
 import { parseCsv } from '../../engine/exports/testing/parse-csv.ts';
 import { getFromFlink, readFlinkCluster } from '../support/flinkCluster.ts';
 import { startWebUiPoller, type WebUiPoller } from './web-ui-poller.ts';

@@ -15,7 +15,7 @@ beforeEach(() => resetElectronDouble());
 
 function engineSpy() {
   const listJobs = vi.fn(async (clusterId: string) => [{ id: 'j1', clusterId }]);
-  return { engine: { listJobs } as unknown as EngineApi, listJobs };
+  return { engine: { jobs: { list: listJobs } } as unknown as EngineApi, listJobs };
 }
 
 const call = (channel: string, event: unknown, ...args: unknown[]) => ipcMain.handlers.get(channel)!(event, ...args);
@@ -24,7 +24,7 @@ describe('the engine channel', () => {
   it('passes a valid call from the app page to the engine', async () => {
     const { engine, listJobs } = engineSpy();
     registerEngineIpc(engine, PAGE);
-    await expect(call(ENGINE_CHANNEL, ipcEvent(`${PAGE}#/clusters/c1`), 'listJobs', ['c1'])).resolves.toEqual({ ok: true, value: [{ id: 'j1', clusterId: 'c1' }] });
+    await expect(call(ENGINE_CHANNEL, ipcEvent(`${PAGE}#/clusters/c1`), 'jobs.list', ['c1'])).resolves.toEqual({ ok: true, value: [{ id: 'j1', clusterId: 'c1' }] });
     expect(listJobs).toHaveBeenCalledOnce();
   });
 
@@ -33,9 +33,14 @@ describe('the engine channel', () => {
     registerEngineIpc(engine, PAGE);
     const event = ipcEvent(PAGE);
     for (const [method, args] of [
-      ['listJobs', 'c1'],
-      ['listJobs', { 0: 'c1' }],
-      ['listJobs', null],
+      ['jobs.list', 'c1'],
+      ['jobs.list', { 0: 'c1' }],
+      ['jobs.list', null],
+      ['jobs.list', []],
+      ['jobs.list', [42]],
+      ['jobs.list', ['c1', 'c2']],
+      ['listJobs', ['c1']],
+      ['jobs.constructor', []],
       ['constructor', []],
       ['__proto__', []],
       [42, []],
@@ -56,7 +61,7 @@ describe('the engine channel', () => {
       ipcEvent(PAGE, { detached: true }),
       {},
     ]) {
-      await expect(call(ENGINE_CHANNEL, event, 'listJobs', ['c1'])).resolves.toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+      await expect(call(ENGINE_CHANNEL, event, 'jobs.list', ['c1'])).resolves.toMatchObject({ ok: false, error: { kind: 'forbidden' } });
     }
     expect(listJobs).not.toHaveBeenCalled();
   });

@@ -1,33 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINE_METHODS } from '../../engine/contracts/engine-api.ts';
-import { refuseBridgeCall, transportFailure } from './bridge-call.ts';
+import { ENGINE_CALL_NAMES } from '../../engine/contracts/check-engine-call.ts';
+import { SHELL_METHODS } from '../../engine/contracts/shell-api.ts';
+import { refuseEngineCall, refuseShellCall, transportFailure } from './bridge-call.ts';
 
-describe('refuseBridgeCall', () => {
-  it('lets every allow-listed method with an argument list cross', () => {
-    for (const method of ENGINE_METHODS) expect(refuseBridgeCall(method, [])).toBeNull();
-    expect(refuseBridgeCall('getJobGraph', ['c1', 'j1'])).toBeNull();
+describe('refuseEngineCall', () => {
+  it('lets a call of the table with the arguments its spec wants cross', () => {
+    expect(refuseEngineCall('app.info', [])).toBeNull();
+    expect(refuseEngineCall('jobs.graph', ['c1', 'j1'])).toBeNull();
+    expect(refuseEngineCall('history.checkpoints', ['c1', 'j1'])).toBeNull();
   });
 
-  it('refuses methods outside the allow-list, including inherited names', () => {
-    for (const method of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'getappinfo', '', 42, null, undefined, {}]) {
-      const refusal = refuseBridgeCall(method, []);
-      expect(refusal, String(method)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+  it('refuses calls outside the table, including inherited names', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'jobs.__proto__', 'jobs.hasOwnProperty', 'getAppInfo', 'App.info', '', 42, null, undefined, {}]) {
+      expect(refuseEngineCall(name, []), String(name)).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: expect.stringContaining('Unknown engine call') } });
     }
+    expect(ENGINE_CALL_NAMES).toContain('jobs.graph');
   });
 
-  it('refuses arguments that are not a list', () => {
+  it('refuses arguments that are not a list, or not what the spec wants, naming the call and the argument', () => {
     for (const args of [undefined, null, 'c1', { 0: 'c1' }, 1]) {
-      expect(refuseBridgeCall('listJobs', args)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+      expect(refuseEngineCall('jobs.list', args)).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: 'The arguments of "jobs.list" must be a list.' } });
     }
+    expect(refuseEngineCall('jobs.list', [7])).toMatchObject({ error: { message: '"jobs.list", argument clusterId: expected string, received number.' } });
+  });
+});
+
+describe('refuseShellCall', () => {
+  it('lets the shell\'s methods with an argument list cross, and refuses the rest', () => {
+    for (const method of SHELL_METHODS) expect(refuseShellCall(method, [], SHELL_METHODS)).toBeNull();
+    for (const method of ['constructor', 'notify ', 'jobs.list', 42]) {
+      expect(refuseShellCall(method, [], SHELL_METHODS), String(method)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    }
+    expect(refuseShellCall('notify', 'x', SHELL_METHODS)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
   });
 });
 
 describe('transportFailure', () => {
   it('reports a failed crossing as an internal error naming the call', () => {
-    const response = transportFailure('listJobs', new Error('An object could not be cloned.'));
+    const response = transportFailure('jobs.list', new Error('An object could not be cloned.'));
     expect(response).toEqual({
       ok: false,
-      error: { kind: 'internal', message: expect.stringContaining('"listJobs"') },
+      error: { kind: 'internal', message: expect.stringContaining('"jobs.list"') },
     });
   });
 });

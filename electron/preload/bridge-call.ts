@@ -1,11 +1,18 @@
-import { ENGINE_METHODS, type BridgeResponse } from '../../engine/contracts/engine-api.ts';
+import { checkEngineCall } from '../../engine/contracts/check-engine-call.ts';
+import type { BridgeResponse } from '../../engine/contracts/engine-api.ts';
 
 /**
- * The preload's half of an allow-list (the engine's by default, or the shell's): a call that main would refuse is refused here,
- * before it crosses the process boundary. Returns the refusal, or null when the call may cross.
+ * The preload's half of the engine's call table: a call that main would refuse (unknown, or with arguments its spec
+ * refuses) is refused here, before it crosses the process boundary. Returns the refusal, or null when the call may cross.
  * Main checks again (`dispatchEngineCall`): the page is never trusted to have come through here.
  */
-export function refuseBridgeCall(method: unknown, args: unknown, allowed: readonly string[] = ENGINE_METHODS): BridgeResponse | null {
+export function refuseEngineCall(name: unknown, args: unknown): BridgeResponse | null {
+  const checked = checkEngineCall(name, args);
+  return checked.ok ? null : { ok: false, error: checked.error };
+}
+
+/** The same for the shell's calls: an allow-list of method names, each with a list of arguments. */
+export function refuseShellCall(method: unknown, args: unknown, allowed: readonly string[]): BridgeResponse | null {
   if (typeof method !== 'string' || !allowed.includes(method)) {
     return invalid(`Unknown call "${String(method)}": the bridge accepts only ${allowed.join(', ')}.`);
   }

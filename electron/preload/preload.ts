@@ -9,21 +9,21 @@ import type { BridgeResponse } from '../../engine/contracts/engine-api.ts';
 import { SHELL_METHODS, type ShellEvent } from '../../engine/contracts/shell-api.ts';
 import { ENGINE_CHANNEL } from '../common/engine-channel.ts';
 import { SHELL_CHANNEL, SHELL_EVENT_CHANNEL } from '../common/shell-channel.ts';
-import { refuseBridgeCall, transportFailure } from './bridge-call.ts';
+import { refuseEngineCall, refuseShellCall, transportFailure } from './bridge-call.ts';
 import { shellEventHub } from './shell-events.ts';
 
-async function invoke(method: unknown, args: unknown): Promise<BridgeResponse> {
-  const refusal = refuseBridgeCall(method, args);
+async function invoke(call: unknown, args: unknown): Promise<BridgeResponse> {
+  const refusal = refuseEngineCall(call, args);
   if (refusal) return refusal;
   try {
-    return (await ipcRenderer.invoke(ENGINE_CHANNEL, method, args)) as BridgeResponse;
+    return (await ipcRenderer.invoke(ENGINE_CHANNEL, call, args)) as BridgeResponse;
   } catch (error) {
-    return transportFailure(String(method), error);
+    return transportFailure(String(call), error);
   }
 }
 
 async function invokeShell(method: unknown, args: unknown): Promise<BridgeResponse> {
-  const refusal = refuseBridgeCall(method, args, SHELL_METHODS);
+  const refusal = refuseShellCall(method, args, SHELL_METHODS);
   if (refusal) return refusal;
   try {
     return (await ipcRenderer.invoke(SHELL_CHANNEL, method, args)) as BridgeResponse;

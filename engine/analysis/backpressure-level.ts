@@ -1,4 +1,4 @@
-import type { BackpressureLevel } from '../contracts/engine-api.ts';
+import type { BackpressureLevel } from '../contracts/jobs.ts';
 
 /**
  * Flink's thresholds (JobVertexBackPressureHandler), applied to the back-pressured ratio (ms per second / 1000):

@@ -1,4 +1,4 @@
-import type { PartitionLag } from '../contracts/engine-api.ts';
+import type { PartitionLag } from '../contracts/kafka.ts';
 
 /** A group's committed offset of one partition, as the coordinator answers (`-1`: none). */
 export interface CommittedOffset {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobDiagnosis } from '../contracts/diagnosis.ts';
-import type { JobGraph, MetricAggregate, VertexView } from '../contracts/engine-api.ts';
+import type { JobGraph, MetricAggregate, VertexView } from '../contracts/jobs.ts';
 import { backpressureLevelOf } from './backpressure-level.ts';
 import { diagnoseSamples } from './diagnose-job.ts';
 import { firstLook, withFlinkNow } from './flink-now.ts';

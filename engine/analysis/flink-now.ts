@@ -1,5 +1,5 @@
 import type { Finding, JobDiagnosis } from '../contracts/diagnosis.ts';
-import type { JobGraph, VertexView } from '../contracts/engine-api.ts';
+import type { JobGraph, VertexView } from '../contracts/jobs.ts';
 import { BUSY_MS, SATURATED_MS, SKEW_REST_SHARE, shortName } from './root-cause.ts';
 import { msPerSecondInWords, namesInWords, timesInWords } from './in-words.ts';
 import { maxOverAvg } from './skew.ts';

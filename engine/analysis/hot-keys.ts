@@ -1,4 +1,4 @@
-import type { HotKey } from '../contracts/engine-api.ts';
+import type { HotKey } from '../contracts/kafka.ts';
 import { assignToKeyGroup, checkParallelismAgainstMax, computeOperatorIndexForKeyGroup } from './key-groups/key-group-range-assignment.ts';
 import type { JavaKey } from './key-groups/java-hash.ts';
 

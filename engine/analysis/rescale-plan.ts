@@ -1,4 +1,5 @@
-import type { HotKeyLoad, LoadFigures, PlannedHotKey, PlannedSubtask, VertexRescalePlan } from '../contracts/engine-api.ts';
+import type { HotKeyLoad } from '../contracts/operations.ts';
+import type { LoadFigures, PlannedHotKey, PlannedSubtask, VertexRescalePlan } from '../contracts/rescale.ts';
 import { assignToKeyGroup, computeKeyGroupRangeForOperatorIndex, computeOperatorIndexForKeyGroup } from './key-groups/key-group-range-assignment.ts';
 import { describeSpread, keyGroupSpread } from './key-groups/key-group-spread.ts';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RecentCheckpoints, SavepointProgress } from '../contracts/engine-api.ts';
+import type { RecentCheckpoints, SavepointProgress } from '../contracts/operations.ts';
 import type { CheckpointingStatistics, CheckpointStatistics } from '../flink-rest/schemas.ts';
 import { savepointBehindFailure, type CheckpointMoment } from './checkpoint-failure.ts';
 import { durationInWords } from './in-words.ts';

@@ -1,4 +1,4 @@
-import type { MetricAggregate } from '../contracts/engine-api.ts';
+import type { MetricAggregate } from '../contracts/jobs.ts';
 
 /**
  * max/avg of a per-subtask metric: 1 for a perfectly even vertex, P when one of P subtasks does all the work.

@@ -37,10 +37,10 @@ afterEach(async () => {
 describe('createEngine: saved clusters', () => {
   it('checks, saves and lists a cluster, and never writes its secret to disk', async () => {
     const engine = newEngine();
-    const { cluster, check } = await engine.saveCluster({ name: 'prod', url: `${server.url}/`, auth: { kind: 'bearer', token: 'tok-SECRET-1' } });
+    const { cluster, check } = await engine.clusters.save({ name: 'prod', url: `${server.url}/`, auth: { kind: 'bearer', token: 'tok-SECRET-1' } });
     expect(check.flinkVersion).toBe('2.2.1');
     expect(cluster).toMatchObject({ name: 'prod', url: server.url, auth: { kind: 'bearer', hasSecret: true }, timeoutMs: 10_000 });
-    expect(await engine.listClusters()).toEqual([cluster]);
+    expect(await engine.clusters.list()).toEqual([cluster]);
     const file = readFileSync(path.join(dataDir, 'config.json'), 'utf8');
     expect(file).toContain('"prod"');
     expect(file).not.toContain('tok-SECRET-1');
@@ -48,63 +48,63 @@ describe('createEngine: saved clusters', () => {
 
   it('does not save a cluster that fails the check', async () => {
     const engine = newEngine();
-    const error = await engine.saveCluster({ name: 'x', url: 'http://127.0.0.1:1', auth: { kind: 'none' } }).catch((e: unknown) => e);
+    const error = await engine.clusters.save({ name: 'x', url: 'http://127.0.0.1:1', auth: { kind: 'none' } }).catch((e: unknown) => e);
     expect((error as EngineError).info.kind).toBe('refused');
-    expect(await engine.listClusters()).toEqual([]);
+    expect(await engine.clusters.list()).toEqual([]);
   });
 
   it('refuses invalid input with the field named', async () => {
     const engine = newEngine();
-    await expect(engine.saveCluster({ name: ' ', url: server.url, auth: { kind: 'none' } })).rejects.toThrow(/Cluster name: a name is required/);
-    await expect(engine.saveCluster({ name: 'a', url: server.url, auth: { kind: 'none' }, timeoutMs: 5 })).rejects.toThrow(/at least 500 ms/);
+    await expect(engine.clusters.save({ name: ' ', url: server.url, auth: { kind: 'none' } })).rejects.toThrow(/Cluster name: a name is required/);
+    await expect(engine.clusters.save({ name: 'a', url: server.url, auth: { kind: 'none' }, timeoutMs: 5 })).rejects.toThrow(/at least 500 ms/);
   });
 
   it('keeps the stored secret when an edit leaves it blank', async () => {
     const engine = newEngine();
-    const { cluster } = await engine.saveCluster({ name: 'prod', url: server.url, auth: { kind: 'basic', username: 'ops', password: 'pw1' } });
-    await engine.saveCluster({ id: cluster.id, name: 'prod-eu', url: server.url, auth: { kind: 'basic', username: 'ops' } });
+    const { cluster } = await engine.clusters.save({ name: 'prod', url: server.url, auth: { kind: 'basic', username: 'ops', password: 'pw1' } });
+    await engine.clusters.save({ id: cluster.id, name: 'prod-eu', url: server.url, auth: { kind: 'basic', username: 'ops' } });
     authorizations = [];
-    await engine.getClusterOverview(cluster.id);
+    await engine.clusters.overview(cluster.id);
     expect(authorizations.at(-1)).toBe(`Basic ${Buffer.from('ops:pw1').toString('base64')}`);
-    expect((await engine.listClusters()).map((c) => c.name)).toEqual(['prod-eu']);
+    expect((await engine.clusters.list()).map((c) => c.name)).toEqual(['prod-eu']);
   });
 
   it('after a restart in web mode, asks for the secret again instead of calling without it', async () => {
-    const { cluster } = await newEngine().saveCluster({ name: 'prod', url: server.url, auth: { kind: 'bearer', token: 't' } });
+    const { cluster } = await newEngine().clusters.save({ name: 'prod', url: server.url, auth: { kind: 'bearer', token: 't' } });
     const restarted = newEngine();
-    expect((await restarted.listClusters())[0].auth.hasSecret).toBe(false);
-    await expect(restarted.getClusterOverview(cluster.id)).rejects.toThrow(/No token for "prod" in this session: edit the cluster/);
+    expect((await restarted.clusters.list())[0].auth.hasSecret).toBe(false);
+    await expect(restarted.clusters.overview(cluster.id)).rejects.toThrow(/No token for "prod" in this session: edit the cluster/);
   });
 
   it('reads the overview with the cluster\'s metrics fetch interval as the refresh floor', async () => {
     const engine = newEngine();
-    const { cluster } = await engine.saveCluster({ name: 'p', url: server.url, auth: { kind: 'none' } });
-    expect(await engine.getClusterOverview(cluster.id)).toMatchObject({ taskManagers: 2, slotsTotal: 4, slotsAvailable: 1, minRefreshIntervalMs: 5000 });
+    const { cluster } = await engine.clusters.save({ name: 'p', url: server.url, auth: { kind: 'none' } });
+    expect(await engine.clusters.overview(cluster.id)).toMatchObject({ taskManagers: 2, slotsTotal: 4, slotsAvailable: 1, minRefreshIntervalMs: 5000 });
   });
 
   it('removes a cluster and its secret', async () => {
     const secrets = new MemorySecretStore();
     const engine = newEngine(secrets);
-    const { cluster } = await engine.saveCluster({ name: 'p', url: server.url, auth: { kind: 'bearer', token: 't' } });
-    await engine.removeCluster(cluster.id);
-    expect(await engine.listClusters()).toEqual([]);
+    const { cluster } = await engine.clusters.save({ name: 'p', url: server.url, auth: { kind: 'bearer', token: 't' } });
+    await engine.clusters.remove(cluster.id);
+    expect(await engine.clusters.list()).toEqual([]);
     expect(secrets.get(cluster.id)).toBeUndefined();
-    await expect(engine.getClusterOverview(cluster.id)).rejects.toThrow(/No saved cluster/);
+    await expect(engine.clusters.overview(cluster.id)).rejects.toThrow(/No saved cluster/);
   });
 
   it('kills TaskManagers only on the bundled local engine, never on a saved cluster', async () => {
     const engine = newEngine();
-    const { cluster } = await engine.saveCluster({ name: 'prod', url: server.url, auth: { kind: 'none' } });
+    const { cluster } = await engine.clusters.save({ name: 'prod', url: server.url, auth: { kind: 'none' } });
     const requestsBefore = authorizations.length;
-    await expect(engine.killTaskManager(cluster.id, 'tm-1')).rejects.toThrow(/Only the bundled local engine can kill a TaskManager/);
+    await expect(engine.clusters.killTaskManager(cluster.id, 'tm-1')).rejects.toThrow(/Only the bundled local engine can kill a TaskManager/);
     expect(authorizations.length).toBe(requestsBefore);
   });
 
   it('refuses ids that are not Flink ids before calling the cluster', async () => {
     const engine = newEngine();
-    const { cluster } = await engine.saveCluster({ name: 'p', url: server.url, auth: { kind: 'none' } });
-    await expect(engine.getJobGraph(cluster.id, '../config')).rejects.toThrow(/not a Flink job id/);
-    await expect(engine.getJobExceptions(cluster.id, '../config')).rejects.toThrow(/not a Flink job id/);
+    const { cluster } = await engine.clusters.save({ name: 'p', url: server.url, auth: { kind: 'none' } });
+    await expect(engine.jobs.graph(cluster.id, '../config')).rejects.toThrow(/not a Flink job id/);
+    await expect(engine.jobs.exceptions(cluster.id, '../config')).rejects.toThrow(/not a Flink job id/);
   });
 });
 
@@ -133,10 +133,10 @@ describe('createEngine: the bundled local engine', { timeout: 60_000 }, () => {
     const engine = await withLocalEngine({});
     const [job] = local!.engine.cluster.jobs.values();
     const victim = local!.engine.cluster.taskManagers.find((tm) => tm.slots.includes(job.jobId))!;
-    const { message } = await engine.killTaskManager('local-engine', victim.id);
+    const { message } = await engine.clusters.killTaskManager('local-engine', victim.id);
     expect(message).toMatch(new RegExp(`^TaskManager ${victim.id} killed\\. Job gatewaymeter \\(${job.jobId}\\) fails for good: its restart strategy is none \\(restart deactivated\\)\\. A new TaskManager registers at \\d\\d:\\d\\d:\\d\\d\\.$`));
     expect(message).not.toMatch(/failing over/);
-    const history = await engine.getJobExceptions('local-engine', job.jobId);
+    const history = await engine.jobs.exceptions('local-engine', job.jobId);
     expect(history.entries[0].message).toBe(`TaskManager with id ${victim.id} is no longer reachable.`);
   });
 
@@ -146,7 +146,7 @@ describe('createEngine: the bundled local engine', { timeout: 60_000 }, () => {
       const engine = await withLocalEngine({ checkpointDir });
       const [job] = local!.engine.cluster.jobs.values();
       const victim = local!.engine.cluster.taskManagers.find((tm) => tm.slots.includes(job.jobId))!;
-      const { message } = await engine.killTaskManager('local-engine', victim.id);
+      const { message } = await engine.clusters.killTaskManager('local-engine', victim.id);
       expect(message).toContain(`Job gatewaymeter (${job.jobId}) restarts in about 1 s (exponential-delay: 1 s at first, ×1.5 per failure, at most 1 min).`);
       expect(job.status).toBe('RESTARTING');
     } finally {
@@ -166,12 +166,12 @@ describe('createEngine: the bundled local engine as a built-in cluster', () => {
       const secrets = new MemorySecretStore();
       const recording = { kind: secrets.kind, get: (id: string) => secrets.get(id), set: (id: string, s: string) => (stored.push(id), secrets.set(id, s)), delete: (id: string) => secrets.delete(id) };
       const engine = createEngine({ clusterStore: openClusterStore(dataDir), secretStore: recording, history: openHistoryStore(dataDir), mode: 'web', version: 'test', builtInClusters: [localEngineCluster(handle.url, token)] });
-      expect(await engine.listClusters()).toEqual([
+      expect(await engine.clusters.list()).toEqual([
         { id: 'local-engine', name: 'Local engine', url: handle.url, auth: { kind: 'bearer', hasSecret: true }, timeoutMs: 10_000, builtIn: true },
       ]);
-      expect(await engine.getClusterOverview('local-engine')).toMatchObject({ taskManagers: 4, flinkVersion: '2.2.1' });
+      expect(await engine.clusters.overview('local-engine')).toMatchObject({ taskManagers: 4, flinkVersion: '2.2.1' });
       const [tm] = handle.engine.cluster.taskManagers;
-      expect((await engine.killTaskManager('local-engine', tm.id)).message).toMatch(new RegExp(`^TaskManager ${tm.id} killed`));
+      expect((await engine.clusters.killTaskManager('local-engine', tm.id)).message).toMatch(new RegExp(`^TaskManager ${tm.id} killed`));
       expect(handle.engine.cluster.taskManagers).toHaveLength(3);
       expect(stored).toEqual([]);
       expect(readFileSync(path.join(dataDir, 'config.json'), { encoding: 'utf8', flag: 'a+' })).not.toContain(token);
@@ -186,15 +186,15 @@ describe('createEngine: the bundled local engine as a built-in cluster', () => {
 describe('createEngine: Kafka settings', () => {
   it('refuses settings whose brokers cannot be reached (nothing saved), and answers null before any are saved', async () => {
     const engine = newEngine();
-    const { cluster } = await engine.saveCluster({ name: 'prod', url: server.url, auth: { kind: 'none' } });
-    expect(await engine.getKafkaSettings(cluster.id)).toBeNull();
-    const refused = await engine.saveKafkaSettings(cluster.id, { bootstrapServers: '127.0.0.1:1', tls: false, sasl: { mechanism: 'plain', username: 'ops', password: 'pw-SECRET' }, timeoutMs: 2000 }).catch((e: unknown) => e);
+    const { cluster } = await engine.clusters.save({ name: 'prod', url: server.url, auth: { kind: 'none' } });
+    expect(await engine.kafka.settings(cluster.id)).toBeNull();
+    const refused = await engine.kafka.saveSettings(cluster.id, { bootstrapServers: '127.0.0.1:1', tls: false, sasl: { mechanism: 'plain', username: 'ops', password: 'pw-SECRET' }, timeoutMs: 2000 }).catch((e: unknown) => e);
     expect((refused as EngineError).info).toMatchObject({ kind: 'refused', message: expect.stringContaining('127.0.0.1:1') });
-    expect(await engine.getKafkaSettings(cluster.id)).toBeNull();
+    expect(await engine.kafka.settings(cluster.id)).toBeNull();
     expect(readFileSync(path.join(dataDir, 'config.json'), 'utf8')).not.toContain('pw-SECRET');
-    await expect(engine.getConsumerLag(cluster.id, { groupId: 'g' })).rejects.toThrow(/has no Kafka settings yet/);
-    await expect(engine.saveKafkaSettings(cluster.id, { bootstrapServers: 'nope', tls: false, sasl: { mechanism: 'none' } })).rejects.toThrow(/"nope" is not host:port/);
-    await expect(engine.getKafkaSettings('no-such-cluster')).rejects.toThrow(/No saved cluster/);
+    await expect(engine.kafka.consumerLag(cluster.id, { groupId: 'g' })).rejects.toThrow(/has no Kafka settings yet/);
+    await expect(engine.kafka.saveSettings(cluster.id, { bootstrapServers: 'nope', tls: false, sasl: { mechanism: 'none' } })).rejects.toThrow(/"nope" is not host:port/);
+    await expect(engine.kafka.settings('no-such-cluster')).rejects.toThrow(/No saved cluster/);
   }, 30_000);
 });
 
@@ -202,13 +202,13 @@ describe('createEngine: the history', () => {
   it('answers from the store for a job it never recorded, and refuses bad arguments before reading', async () => {
     const engine = newEngine();
     const job = 'c'.repeat(32);
-    expect(await engine.getJobCheckpoints('any', job)).toMatchObject({ checkpoints: [], flink: null, emptyReason: 'The console has no recording of this job.' });
-    expect(await engine.getRecordedJob('any', job)).toBeNull();
-    expect(await engine.listRecordedJobs('any')).toEqual([]);
-    expect((await engine.getJobMetricsHistory('any', job, 300_000)).vertices).toEqual([]);
-    await expect(engine.getCheckpointDetail('any', job, 3, 1_000)).rejects.toMatchObject({ info: { kind: 'not-found' } });
-    await expect(engine.getCheckpointDetail('any', job, -1, 1_000)).rejects.toThrow(/checkpoint id must be a whole number/);
-    await expect(engine.getJobMetricsHistory('any', job, 10)).rejects.toThrow(/window must be a whole number from 1000/);
-    await expect(engine.getJobCheckpoints('any', 'nope')).rejects.toThrow(/not a Flink job id/);
+    expect(await engine.history.checkpoints('any', job)).toMatchObject({ checkpoints: [], flink: null, emptyReason: 'The console has no recording of this job.' });
+    expect(await engine.history.recordedJob('any', job)).toBeNull();
+    expect(await engine.history.recordedJobs('any')).toEqual([]);
+    expect((await engine.history.metrics('any', job, 300_000)).vertices).toEqual([]);
+    await expect(engine.history.checkpointDetail('any', job, 3, 1_000)).rejects.toMatchObject({ info: { kind: 'not-found' } });
+    await expect(engine.history.checkpointDetail('any', job, -1, 1_000)).rejects.toThrow(/checkpoint id must be a whole number/);
+    await expect(engine.history.metrics('any', job, 10)).rejects.toThrow(/window must be a whole number from 1000/);
+    await expect(engine.history.checkpoints('any', 'nope')).rejects.toThrow(/not a Flink job id/);
   });
 });

@@ -1,20 +1,17 @@
-import { ENGINE_METHODS, type BridgeResponse, type EngineApi, type EngineMethod } from '../contracts/engine-api.ts';
+import { checkEngineCall } from '../contracts/check-engine-call.ts';
+import type { BridgeResponse, EngineApi } from '../contracts/engine-api.ts';
 import { toErrorInfo } from '../flink-rest/errors.ts';
 
 /**
- * The engine side of the bridge, shared by Electron IPC and the web server:
- * refuses methods outside the allow-list and turns every failure into data the UI can show.
+ * The engine side of the bridge, shared by Electron IPC and the web server: refuses calls outside the table and
+ * arguments their spec refuses, and turns every failure into data the UI can show.
  */
-export async function dispatchEngineCall(engine: EngineApi, method: unknown, args: unknown): Promise<BridgeResponse> {
-  if (typeof method !== 'string' || !(ENGINE_METHODS as readonly string[]).includes(method)) {
-    return { ok: false, error: { kind: 'invalid-input', message: `Unknown engine call "${String(method)}".` } };
-  }
-  if (!Array.isArray(args)) {
-    return { ok: false, error: { kind: 'invalid-input', message: `Arguments of "${method}" must be a list.` } };
-  }
+export async function dispatchEngineCall(engine: EngineApi, name: unknown, args: unknown): Promise<BridgeResponse> {
+  const checked = checkEngineCall(name, args);
+  if (!checked.ok) return { ok: false, error: checked.error };
   try {
-    const call = engine[method as EngineMethod] as (...a: unknown[]) => Promise<unknown>;
-    const value = await call.apply(engine, args);
+    const service = engine[checked.service] as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    const value = await service[checked.method](...checked.args);
     return { ok: true, value: value ?? null };
   } catch (error) {
     return { ok: false, error: toErrorInfo(error) };

@@ -15,13 +15,17 @@ let server: WebServer;
 let staticDir: string;
 const calls: string[] = [];
 const engine = {
-  getAppInfo: async () => {
-    calls.push('getAppInfo');
-    return { mode: 'web', secretStorage: 'memory', version: 't' };
+  app: {
+    info: async () => {
+      calls.push('app.info');
+      return { mode: 'web', secretStorage: 'memory', version: 't' };
+    },
   },
-  listClusters: async () => {
-    calls.push('listClusters');
-    throw new Error('the cluster store is unreadable');
+  clusters: {
+    list: async () => {
+      calls.push('clusters.list');
+      throw new Error('the cluster store is unreadable');
+    },
   },
 } as unknown as EngineApi;
 
@@ -80,7 +84,7 @@ function request(options: { method?: string; path?: string; headers?: Record<str
   });
 }
 
-const rpc = (headers: Record<string, string>, body = JSON.stringify({ method: 'getAppInfo', args: [] })) =>
+const rpc = (headers: Record<string, string>, body = JSON.stringify({ call: 'app.info', args: [] })) =>
   request({ method: 'POST', path: '/api/rpc', headers: { 'content-type': 'application/json', ...headers }, body });
 
 describe('the launch token', () => {
@@ -98,7 +102,7 @@ describe('the launch token', () => {
     const response = await rpc({ authorization: `Bearer ${token()}`, origin: `http://127.0.0.1:${port()}` });
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ ok: true, value: { mode: 'web' } });
-    expect(calls).toEqual(['getAppInfo']);
+    expect(calls).toEqual(['app.info']);
   });
 });
 
@@ -149,11 +153,11 @@ describe('the token stays secret', () => {
   it('appears in no log line, whatever the request', async () => {
     await request({ path: `/?token=${token()}` });
     await request({ path: `/nothing-here?token=${token()}` });
-    await rpc({ authorization: `Bearer ${token()}` }, JSON.stringify({ method: 'listClusters', args: [] }));
-    await rpc({ authorization: `Bearer ${token()}` }, '{"method": "getAppInfo", "args": [');
+    await rpc({ authorization: `Bearer ${token()}` }, JSON.stringify({ call: 'clusters.list', args: [] }));
+    await rpc({ authorization: `Bearer ${token()}` }, '{"call": "app.info", "args": [');
     await rpc({ authorization: `Bearer ${token()}` }, JSON.stringify({ method: 'noSuchCall', args: [] }));
     await rpc({ authorization: `Bearer wrong-${token()}` });
-    expect(calls).toEqual(['listClusters']);
+    expect(calls).toEqual(['clusters.list']);
     expect(written.filter((line) => line.includes(token()))).toEqual([]);
   });
 });

@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EngineApi } from '../contracts/engine-api.ts';
 import { startWebServer, type WebServer } from './web-server.ts';
 
 let server: WebServer;
 let staticDir: string;
-const engine = { getAppInfo: async () => ({ mode: 'web', secretStorage: 'memory', version: 't' }) } as unknown as EngineApi;
+const jobsGraph = vi.fn(async () => ({}));
+const engine = { app: { info: async () => ({ mode: 'web', secretStorage: 'memory', version: 't' }) }, jobs: { graph: jobsGraph } } as unknown as EngineApi;
 
 beforeAll(async () => {
   staticDir = mkdtempSync(path.join(tmpdir(), 'flink-ops-web-'));
@@ -38,27 +39,41 @@ describe('web mode server', () => {
   });
 
   it('answers engine calls with the token, and refuses them without it', async () => {
-    expect(await (await rpc({ method: 'getAppInfo', args: [] })).json()).toEqual({ ok: true, value: { mode: 'web', secretStorage: 'memory', version: 't' } });
-    expect((await rpc({ method: 'getAppInfo', args: [] }, 'Bearer wrong')).status).toBe(401);
-    expect((await rpc({ method: 'getAppInfo', args: [] }, '')).status).toBe(401);
+    expect(await (await rpc({ call: 'app.info', args: [] })).json()).toEqual({ ok: true, value: { mode: 'web', secretStorage: 'memory', version: 't' } });
+    expect((await rpc({ call: 'app.info', args: [] }, 'Bearer wrong')).status).toBe(401);
+    expect((await rpc({ call: 'app.info', args: [] }, '')).status).toBe(401);
   });
 
   it('refuses calls outside the contract', async () => {
-    const body = (await (await rpc({ method: 'constructor', args: [] })).json()) as { ok: boolean; error: { kind: string } };
-    expect(body).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    for (const call of ['constructor', 'app', 'app.constructor', 'app.info.x', 'getAppInfo']) {
+      const body = (await (await rpc({ call, args: [] })).json()) as { ok: boolean; error: { kind: string } };
+      expect(body, call).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: expect.stringContaining(`Unknown engine call "${call}"`) } });
+    }
+  });
+
+  it('refuses malformed arguments at the edge, naming the call and the argument, before the service runs', async () => {
+    const cases: Array<[unknown[], string]> = [
+      [['c1'], '"jobs.graph" is missing its argument jobId.'],
+      [['c1', 42], '"jobs.graph", argument jobId: expected string, received number.'],
+      [['c1', 'j1', 'extra'], '"jobs.graph" takes 2 arguments (clusterId, jobId), not 3.'],
+    ];
+    for (const [args, message] of cases) {
+      expect(await (await rpc({ call: 'jobs.graph', args })).json(), JSON.stringify(args)).toEqual({ ok: false, error: { kind: 'invalid-input', message } });
+    }
+    expect(jobsGraph).not.toHaveBeenCalled();
   });
 
   it('checks the token before reading the body, and answers every error as JSON without a stack', async () => {
     const post = (body: string, auth?: string) =>
       fetch(`${base()}/api/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) }, body });
-    const huge = JSON.stringify({ method: 'getAppInfo', args: ['x'.repeat(2 * 1024 * 1024)] });
+    const huge = JSON.stringify({ call: 'app.info', args: ['x'.repeat(2 * 1024 * 1024)] });
     const cases: Array<[string, Response, number, string]> = [
       ['2 MB without the token', await post(huge), 401, 'unauthorized'],
-      ['bad JSON without the token', await post('{"method": ', 'Bearer nope'), 401, 'unauthorized'],
+      ['bad JSON without the token', await post('{"call": ', 'Bearer nope'), 401, 'unauthorized'],
       ['2 MB with the token', await post(huge, `Bearer ${token()}`), 413, 'invalid-input'],
-      ['bad JSON with the token', await post('{"method": ', `Bearer ${token()}`), 400, 'invalid-input'],
-      ['a method that is a number', await post('{"method": 42, "args": []}', `Bearer ${token()}`), 400, 'invalid-input'],
-      ['a method that is an object', await post('{"method": {"toString": 1}, "args": []}', `Bearer ${token()}`), 400, 'invalid-input'],
+      ['bad JSON with the token', await post('{"call": ', `Bearer ${token()}`), 400, 'invalid-input'],
+      ['a call that is a number', await post('{"call": 42, "args": []}', `Bearer ${token()}`), 400, 'invalid-input'],
+      ['a call that is an object', await post('{"call": {"toString": 1}, "args": []}', `Bearer ${token()}`), 400, 'invalid-input'],
       ['a body that is an array', await post('[1, 2]', `Bearer ${token()}`), 400, 'invalid-input'],
       ['bad percent-encoding', await fetch(`${base()}/%E0%A4%A`), 404, 'not-found'],
       ['an unknown path', await fetch(`${base()}/nothing/here`), 404, 'not-found'],

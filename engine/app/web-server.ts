@@ -4,7 +4,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { EngineApi, ErrorKind } from '../contracts/engine-api.ts';
+import type { EngineApi } from '../contracts/engine-api.ts';
+import type { ErrorKind } from '../contracts/errors.ts';
 import { dispatchEngineCall } from './dispatch.ts';
 
 export interface WebServerOptions {
@@ -63,12 +64,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     else refuse(res, 401, 'unauthorized', 'Missing or wrong launch token.');
   };
   app.post('/api/rpc', requireToken, express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
-    const body = req.body as { method?: unknown; args?: unknown } | undefined;
-    if (typeof body !== 'object' || body === null || typeof body.method !== 'string') {
-      refuse(res, 400, 'invalid-input', 'An engine call is a JSON object {"method": "<name>", "args": [...]}.');
+    const body = req.body as { call?: unknown; args?: unknown } | undefined;
+    if (typeof body !== 'object' || body === null || typeof body.call !== 'string') {
+      refuse(res, 400, 'invalid-input', 'An engine call is a JSON object {"call": "<service>.<method>", "args": [...]}.');
       return;
     }
-    res.json(await dispatchEngineCall(options.engine, body.method, body.args));
+    res.json(await dispatchEngineCall(options.engine, body.call, body.args));
   });
 
   app.use(express.static(options.staticDir, { index: 'index.html' }));

@@ -279,16 +279,16 @@ async function measure(browser: Browser, app: ConsoleApp, clusterId: string, ser
   await page.addInitScript(PAGE_PROBES);
   page.on('pageerror', (error) => console.log(`  (the page: ${error.message})`));
   const rpcCalls = new Map<string, number>();
-  /** Each engine call's start (epoch ms) and duration, by method: what the page waited on. */
-  const rpcTimings: Array<{ method: string; startedAt: number; ms: number }> = [];
+  /** Each engine call's start (epoch ms) and duration, by call: what the page waited on. */
+  const rpcTimings: Array<{ call: string; startedAt: number; ms: number }> = [];
   page.on('requestfinished', (request) => {
     if (!request.url().endsWith('/api/rpc')) return;
-    const method = (request.postDataJSON() as { method?: string } | null)?.method ?? '?';
-    rpcCalls.set(method, (rpcCalls.get(method) ?? 0) + 1);
+    const call = (request.postDataJSON() as { call?: string } | null)?.call ?? '?';
+    rpcCalls.set(call, (rpcCalls.get(call) ?? 0) + 1);
     const timing = request.timing();
-    rpcTimings.push({ method, startedAt: timing.startTime, ms: timing.responseEnd });
+    rpcTimings.push({ call, startedAt: timing.startTime, ms: timing.responseEnd });
   });
-  const firstCall = (method: string, since: number) => rpcTimings.find((r) => r.method === method && r.startedAt >= since)?.ms ?? Number.NaN;
+  const firstCall = (call: string, since: number) => rpcTimings.find((r) => r.call === call && r.startedAt >= since)?.ms ?? Number.NaN;
   try {
     await page.goto(app.url);
     const baseline = await recordFrames(page, () => page.waitForTimeout(1500));
@@ -314,8 +314,8 @@ async function measure(browser: Browser, app: ConsoleApp, clusterId: string, ser
       );
     });
     if (process.env.BENCH_TIMELINE) console.log(await page.evaluate(TIMELINE_SINCE_CLICK));
-    const graphEngineMs = firstCall('getJobGraph', clickedAt);
-    const graphPlanMs = firstCall('getJobPlan', clickedAt);
+    const graphEngineMs = firstCall('jobs.graph', clickedAt);
+    const graphPlanMs = firstCall('jobs.plan', clickedAt);
     const graphLayoutMs = await page.evaluate(() => performance.getEntriesByType('measure').find((e) => e.name.startsWith('flink-ops: job graph layout'))?.duration ?? Number.NaN);
 
     // Pan the fitted graph: a drag across the canvas and back.
@@ -404,7 +404,7 @@ async function measure(browser: Browser, app: ConsoleApp, clusterId: string, ser
     const refreshSelect = page.getByTestId('refresh-control').getByRole('combobox');
     await refreshSelect.selectOption(await refreshSelect.locator('option').first().getAttribute('value'));
     const engineCpuBefore = cpuTicks(app.pid);
-    const refreshesBefore = rpcCalls.get('getVertexSubtasks') ?? 0;
+    const refreshesBefore = rpcCalls.get('jobs.subtasks') ?? 0;
     const idleStart = await page.evaluate(() => performance.now());
     const idleTimerLagMs = await profiled(page, 'idle', () => page.evaluate(
       (ms) =>
@@ -425,7 +425,7 @@ async function measure(browser: Browser, app: ConsoleApp, clusterId: string, ser
     ));
     const idleLongestTaskMs = await longestTaskSince(page, idleStart);
     const engineCpuPercent = ((cpuTicks(app.pid) - engineCpuBefore) / 100 / (IDLE_MS / 1000)) * 100;
-    const idleRefreshes = (rpcCalls.get('getVertexSubtasks') ?? 0) - refreshesBefore;
+    const idleRefreshes = (rpcCalls.get('jobs.subtasks') ?? 0) - refreshesBefore;
 
     const cdp = await context.newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');

@@ -14,7 +14,7 @@ import { diagnoseWindow } from '../analysis/diagnose-job.ts';
 import { skewHeatmap } from '../analysis/skew-heatmap.ts';
 import { assembleJobWindow, vertexWindowStats, type VertexWindowStats } from '../analysis/window-stats.ts';
 import { openClusterStore } from '../cli/data-dir.ts';
-import { windowInfo } from '../diagnosis/diagnosis-service.ts';
+import { windowInfo } from '../diagnosis/history-windows.ts';
 import { HistoryStore } from '../history/history-store.ts';
 import { startSyntheticJobServer } from './synthetic-job-server.ts';
 import { syntheticJob, syntheticJobSample, syntheticVertexSample } from './synthetic-samples.ts';
@@ -159,7 +159,7 @@ async function heatmapInChromium(): Promise<void> {
     console_ = await startConsole(dataDir);
 
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    const heatmapResponse = page.waitForResponse((r) => r.url().endsWith('/api/rpc') && (r.request().postData() ?? '').includes('"getSkewHeatmap"'), { timeout: 180_000 });
+    const heatmapResponse = page.waitForResponse((r) => r.url().endsWith('/api/rpc') && (r.request().postData() ?? '').includes('"diagnosis.skewHeatmap"'), { timeout: 180_000 });
     await page.goto(`${console_.url}#/clusters/${encodeURIComponent(cluster.id)}/jobs/${job.jobId}?tab=skew`);
     const response = await heatmapResponse;
     const payload = (await response.body()).length;

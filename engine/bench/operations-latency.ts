@@ -1,5 +1,5 @@
 /**
- * Savepoints as the operator sees them: the time from the click (the engine's `startOperation`) to the savepoint path
+ * Savepoints as the operator sees them: the time from the click (the engine's `operations.start`) to the savepoint path
  * on screen (the UI follows the journal entry at 250, 250, 500 ms, then every second), and the REST requests the
  * trigger and its polling spend; on the local engine and, when `npm run flink:up` left one running, on the real
  * Flink (a light job of the test jar, started here and cancelled after).

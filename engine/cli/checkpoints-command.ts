@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CheckpointDetail, CheckpointView, JobCheckpoints, StatsSummary } from '../contracts/engine-api.ts';
+import type { CheckpointDetail, CheckpointView, JobCheckpoints, StatsSummary } from '../contracts/history.ts';
 import { bytesInWords, durationInWords } from '../analysis/in-words.ts';
 import { parseClusterUrl, type FlinkRestClient } from '../flink-rest/client.ts';
 import { EngineError } from '../flink-rest/errors.ts';

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../contracts/engine-api.ts';
+import type { ErrorKind } from '../contracts/errors.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 
 /** The CLI's exit codes, documented in `flink-ops --help`. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobExceptions, JobGraph, JobSummary } from '../contracts/engine-api.ts';
+import type { JobExceptions, JobGraph, JobSummary } from '../contracts/jobs.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { ManualClock } from '../local/time/clock.ts';

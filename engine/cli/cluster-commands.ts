@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { ClusterCheck, JobExceptionInfo, JobExceptions, JobGraph, JobSummary } from '../contracts/engine-api.ts';
+import type { ClusterCheck } from '../contracts/clusters.ts';
+import type { JobExceptionInfo, JobExceptions, JobGraph, JobSummary } from '../contracts/jobs.ts';
 import { connect, createClient } from '../clusters/cluster-connections.ts';
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';

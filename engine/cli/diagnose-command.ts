@@ -5,7 +5,7 @@ import { diagnoseSamples, diagnoseWindow } from '../analysis/diagnose-job.ts';
 import { newestCheckpointOutliers } from '../history/views/checkpoint-views.ts';
 import { DIAGNOSIS_JSON_SCHEMA } from '../analysis/diagnosis-schema.ts';
 import type { JobDiagnosis } from '../contracts/diagnosis.ts';
-import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../diagnosis/diagnosis-service.ts';
+import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../diagnosis/history-windows.ts';
 import { readJobWindow } from '../diagnosis/read-window.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ConsumerLag, HotKeySample } from '../contracts/engine-api.ts';
+import type { ConsumerLag, HotKeySample } from '../contracts/kafka.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { formatTable } from './format-table.ts';
 import { printable, printableLines, terminalJson } from './terminal-text.ts';

@@ -63,8 +63,12 @@ export function registerOpenBundleCommand(program: Command): void {
       const ours = (clusterId: string, jobId: string) => clusterId === bundle.cluster.id && jobId === bundle.jobId;
       const bundled: EngineApi = {
         ...engine,
-        getJobExceptions: async (clusterId, jobId) => (ours(clusterId, jobId) && bundle.exceptions ? bundle.exceptions : engine.getJobExceptions(clusterId, jobId)),
-        exportSkewReport: async (clusterId, jobId, request) => (ours(clusterId, jobId) ? exportSkewReport(history, bundle.cluster, jobId, request) : engine.exportSkewReport(clusterId, jobId, request)),
+        jobs: overriding(engine.jobs, {
+          exceptions: async (clusterId, jobId) => (ours(clusterId, jobId) && bundle.exceptions ? bundle.exceptions : engine.jobs.exceptions(clusterId, jobId)),
+        }),
+        exports: overriding(engine.exports, {
+          skewReport: async (clusterId, jobId, request) => (ours(clusterId, jobId) ? exportSkewReport(history, bundle.cluster, jobId, request) : engine.exports.skewReport(clusterId, jobId, request)),
+        }),
       };
       const server = await startWebServer({ engine: bundled, staticDir: path.join(ROOT, 'renderer/dist'), port });
       const jobPage = `${server.url}#/clusters/${encodeURIComponent(bundle.cluster.id)}/jobs/${bundle.jobId}`;
@@ -91,4 +95,9 @@ export function registerOpenBundleCommand(program: Command): void {
 export function bundleClusterName(bundle: IncidentBundle): string {
   const at = bundle.report.asOf ? bundle.report.asOf.replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : 'no samples';
   return `Incident bundle: ${bundle.cluster.name ?? bundle.cluster.url ?? bundle.cluster.id}, recorded until ${at}`;
+}
+
+/** A service with some of its calls answered otherwise; the rest still go to the service itself. */
+function overriding<Api extends object>(service: Api, overrides: Partial<Api>): Api {
+  return Object.assign(Object.create(service) as Api, overrides);
 }

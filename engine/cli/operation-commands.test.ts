@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../contracts/engine-api.ts';
+import type { JournalEntry } from '../contracts/operations.ts';
 import { localPathOf } from '../local/checkpoint/checkpoint-storage.ts';
 import { killAll, runFlinkOps, startEngineProcess, type ConsoleChild } from '../operations/testing/console-processes.ts';
 

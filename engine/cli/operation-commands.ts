@@ -1,6 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
-import type { HotKeyLoad, JarProgram, JournalEntry, OperationRequest, OperationState, RescalePlan, ResubmitPlan } from '../contracts/engine-api.ts';
+import type { ResubmitPlan } from '../contracts/job-shape.ts';
+import type { HotKeyLoad, JarProgram, JournalEntry, OperationRequest, OperationState } from '../contracts/operations.ts';
+import type { RescalePlan } from '../contracts/rescale.ts';
 import { checkFlinkCluster } from '../clusters/cluster-check.ts';
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
 import { parseClusterUrl } from '../flink-rest/client.ts';

@@ -175,26 +175,26 @@ describe('incident bundles', () => {
       expect(banner).toMatch(/^Incident bundle .*: gatewaymeter \([0-9a-f]{32}\) as of \d{4}-\d\d-\d\dT.*Z, 7 samples/);
       const pageUrl = new URL(/http:\/\/\S+/.exec(banner.split('\n')[1])![0]);
       const [, clusterId, jobId] = /#\/clusters\/([^/]+)\/jobs\/([0-9a-f]{32})$/.exec(pageUrl.hash)!;
-      const rpc = async <T>(method: string, args: unknown[]) => {
+      const rpc = async <T>(call: string, args: unknown[]) => {
         const response = await fetch(`${pageUrl.origin}/api/rpc`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${pageUrl.searchParams.get('token')}` },
-          body: JSON.stringify({ method, args }),
+          body: JSON.stringify({ call, args }),
         });
         return (await response.json()) as { ok: boolean; value: T };
       };
-      const recorded = await rpc<{ recording: { samples: number }; graph: { vertices: unknown[] } }>('getRecordedJob', [decodeURIComponent(clusterId), jobId]);
+      const recorded = await rpc<{ recording: { samples: number }; graph: { vertices: unknown[] } }>('history.recordedJob', [decodeURIComponent(clusterId), jobId]);
       expect(recorded.ok).toBe(true);
       expect(recorded.value.recording.samples).toBe(7);
       expect(recorded.value.graph.vertices).toHaveLength(3);
       // The Exceptions tab answers from the bundle; the checkpoints from its history.
-      const exceptions = await rpc<{ jobId: string; entries: unknown[] }>('getJobExceptions', [decodeURIComponent(clusterId), jobId]);
+      const exceptions = await rpc<{ jobId: string; entries: unknown[] }>('jobs.exceptions', [decodeURIComponent(clusterId), jobId]);
       expect(exceptions).toMatchObject({ ok: true, value: { jobId } });
-      const checkpoints = await rpc<{ checkpoints: unknown[] }>('getJobCheckpoints', [decodeURIComponent(clusterId), jobId, 50]);
+      const checkpoints = await rpc<{ checkpoints: unknown[] }>('history.checkpoints', [decodeURIComponent(clusterId), jobId, 50]);
       expect(checkpoints.ok).toBe(true);
       expect(checkpoints.value.checkpoints.length).toBeGreaterThan(0);
       // Export skew report on the reopened bundle: the same report as the CLI makes from it.
-      const exported = await rpc<{ content: string }>('exportSkewReport', [decodeURIComponent(clusterId), jobId, { windowMs: 60_000, format: 'json' }]);
+      const exported = await rpc<{ content: string }>('exports.skewReport', [decodeURIComponent(clusterId), jobId, { windowMs: 60_000, format: 'json' }]);
       expect(exported.ok).toBe(true);
       expect(exported.value.content).toBe(before);
     } finally {

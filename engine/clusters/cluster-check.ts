@@ -1,4 +1,4 @@
-import type { ClusterCheck } from '../contracts/engine-api.ts';
+import type { ClusterCheck } from '../contracts/clusters.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { parseFlinkDuration } from '../flink-rest/duration.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ClusterCheck } from '../contracts/engine-api.ts';
+import type { ClusterCheck } from '../contracts/clusters.ts';
 import { FlinkRestClient, type ClientAuth } from '../flink-rest/client.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { checkFlinkCluster } from './cluster-check.ts';

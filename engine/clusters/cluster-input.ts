@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ClusterInput } from '../contracts/engine-api.ts';
+import type { ClusterInput } from '../contracts/clusters.ts';
 import { parseClusterUrl } from '../flink-rest/client.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 

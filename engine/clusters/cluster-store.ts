@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { ClusterConfig } from '../contracts/engine-api.ts';
+import type { ClusterConfig } from '../contracts/clusters.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 
 /** The API both `conf` (web mode, CLI) and `electron-store` (Electron) offer: the same file, `config.json`. */
 export interface KeyValueBackend {
   get(key: string): unknown;
   set(key: string, value: unknown): void;
+}
+
+/** An in-memory key-value backend (settings that need not outlive the process, and tests). */
+export function memoryBackend(): KeyValueBackend {
+  const values = new Map<string, unknown>();
+  return { get: (key) => values.get(key), set: (key, value) => void values.set(key, value) };
 }
 
 /** A saved cluster on disk. Secrets are not here: see SecretStore. */

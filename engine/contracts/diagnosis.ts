@@ -1,10 +1,24 @@
-import type { CheckpointOutlierView } from './engine-api.ts';
+import type { CheckpointOutlierView } from './history.ts';
 
 /**
  * What the diagnosis analyses return: plain JSON, the same for the UI (through the EngineApi), the CLI
  * (`flink-ops diagnose --json`, schema in engine/analysis/diagnosis-schema.ts) and the report export.
  * Numbers are per subtask over a window of samples; a figure that could not be known is null, never 0.
  */
+
+export interface DiagnosisApi {
+  /**
+   * The root cause in one sentence, per-subtask skew figures and hot subtasks, over the last `windowMs` of the job's
+   * history (ending at its newest sample). Reads the history, and Flink's own figures when the window cannot yet tell.
+   */
+  diagnose(clusterId: string, jobId: string, windowMs: number): Promise<JobDiagnosis>;
+  /** Every vertex × subtask of one metric over the window, for the heatmap. */
+  skewHeatmap(clusterId: string, jobId: string, windowMs: number, metric: SkewMetric, aggregate: 'mean' | 'max'): Promise<SkewHeatmap>;
+  /** Which subtask owns a key (Flink's key-group assignment), and where a rescale would move it. */
+  locateKey(lookup: KeyLookup): Promise<KeyLocation>;
+  /** The key-group range each subtask of a keyed vertex owns, index = subtask. */
+  keyGroupRanges(maxParallelism: number, parallelism: number): Promise<KeyGroupRangeView[]>;
+}
 
 /** Per-subtask metrics the skew figures and the heatmap cover. Rates are window means (records/s, bytes/s, ms/s). */
 export const SKEW_METRICS = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnoseSamples } from '../analysis/diagnose-job.ts';
 import { buildWindow, uniform } from '../analysis/testing/window-builder.ts';
-import type { JobGraph } from '../contracts/engine-api.ts';
+import type { JobGraph } from '../contracts/jobs.ts';
 import { CurrentGraphs } from './current-graphs.ts';
 
 /** A window too short for a verdict: the first look is asked for. */

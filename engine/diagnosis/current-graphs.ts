@@ -1,5 +1,5 @@
 import type { JobDiagnosis } from '../contracts/diagnosis.ts';
-import type { JobGraph } from '../contracts/engine-api.ts';
+import type { JobGraph } from '../contracts/jobs.ts';
 import { withFlinkNow } from '../analysis/flink-now.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { JobExceptions, JobGraph, JournalEntry } from '../contracts/engine-api.ts';
+import type { JobExceptions, JobGraph } from '../contracts/jobs.ts';
+import type { JournalEntry } from '../contracts/operations.ts';
 import { INCIDENT_BUNDLE } from '../contracts/incident-bundle.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { CheckpointOverview, CheckpointRecord } from '../history/checkpoint-history.ts';

@@ -1,6 +1,8 @@
-import type { ExportedBinary, ExportedFile, JobExceptions, JobGraph, JournalEntry } from '../contracts/engine-api.ts';
+import type { ExportedBinary, ExportedFile } from '../contracts/exports.ts';
+import type { JobExceptions, JobGraph } from '../contracts/jobs.ts';
+import type { JournalEntry } from '../contracts/operations.ts';
 import { INCIDENT_BUNDLE } from '../contracts/incident-bundle.ts';
-import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../diagnosis/diagnosis-service.ts';
+import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../diagnosis/history-windows.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { collectBundle, encodeBundle } from './incident-bundle.ts';
@@ -9,7 +11,7 @@ import { isReportFormat, renderReport, reportFileStem, REPORT_FORMATS } from './
 import type { ReportCluster, SkewReport } from './skew-report.ts';
 
 /**
- * The app's exports of a shown job (the EngineApi's `exportSkewReport` and `saveIncidentBundle`): from the history
+ * The app's exports of a shown job (the EngineApi's `exports.skewReport` and `exports.incidentBundle`): from the history
  * the app keeps while the job page is open, the same code as `flink-ops report` and `flink-ops bundle`.
  */
 export interface ExportRequest {

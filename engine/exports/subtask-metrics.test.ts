@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubtaskRow } from '../contracts/engine-api.ts';
+import type { SubtaskRow } from '../contracts/jobs.ts';
 import { subtaskMetricsCsv } from './subtask-metrics.ts';
 
 const row = (index: number, patch: Partial<SubtaskRow> = {}): SubtaskRow => ({

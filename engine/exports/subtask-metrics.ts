@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
-import type { ExportedFile, SubtaskRow, VertexSubtasks } from '../contracts/engine-api.ts';
+import type { ExportedFile } from '../contracts/exports.ts';
+import type { SubtaskRow, VertexSubtasks } from '../contracts/jobs.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';

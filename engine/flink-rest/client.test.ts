@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkFlinkCluster } from '../clusters/cluster-check.ts';
 import { createClient } from '../clusters/cluster-connections.ts';
-import type { ErrorKind } from '../contracts/engine-api.ts';
+import type { ErrorKind } from '../contracts/errors.ts';
 import { FlinkRestClient, parseClusterUrl } from './client.ts';
 import { endpoints } from './endpoints.ts';
 import { EngineError } from './errors.ts';

@@ -1,5 +1,5 @@
 import { AxiosError } from 'axios';
-import type { ErrorInfo, ErrorKind } from '../contracts/engine-api.ts';
+import type { ErrorInfo, ErrorKind } from '../contracts/errors.ts';
 
 /** Every failure the engine reports: a kind the UI can branch on and one sentence a person can act on. */
 export class EngineError extends Error {

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkFlinkCluster } from '../clusters/cluster-check.ts';
 import { createClient } from '../clusters/cluster-connections.ts';
-import type { ErrorKind } from '../contracts/engine-api.ts';
+import type { ErrorKind } from '../contracts/errors.ts';
 import { fetchJobGraph, MAX_VERTEX_METRIC_REQUESTS } from '../sampling/job-graph.ts';
 import { fetchVertexSubtasks } from '../sampling/vertex-subtasks.ts';
 import { FlinkRestClient } from './client.ts';

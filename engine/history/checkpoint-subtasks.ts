@@ -1,4 +1,4 @@
-import type { CheckpointSubtaskView } from '../contracts/engine-api.ts';
+import type { CheckpointSubtaskView } from '../contracts/history.ts';
 
 /**
  * A vertex's subtasks in one checkpoint (`/checkpoints/details/:id/subtasks/:vertexid`): stored as columns (one array

@@ -1,5 +1,5 @@
 import type { Admin } from 'kafkajs';
-import type { ConsumerLag } from '../contracts/engine-api.ts';
+import type { ConsumerLag } from '../contracts/kafka.ts';
 import { computeConsumerLag, type CommittedOffset, type LogOffsets } from '../analysis/consumer-lag.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { fromKafkaFailure } from './kafka-errors.ts';

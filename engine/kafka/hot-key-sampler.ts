@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Consumer, Kafka } from 'kafkajs';
-import type { HotKeySample } from '../contracts/engine-api.ts';
+import type { HotKeySample } from '../contracts/kafka.ts';
 import { KeyTally, summarizeHotKeys, type NumericKeyType } from '../analysis/hot-keys.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { allPartitionsAssigner } from './all-partitions-assigner.ts';

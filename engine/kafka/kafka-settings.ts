@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { KafkaSaslMechanism, KafkaSettingsInput, KafkaSettingsView } from '../contracts/engine-api.ts';
+import type { KafkaSaslMechanism, KafkaSettingsInput, KafkaSettingsView } from '../contracts/kafka.ts';
 import type { KeyValueBackend } from '../clusters/cluster-store.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 

@@ -1,4 +1,4 @@
-import type { KafkaSourceInfo } from '../contracts/engine-api.ts';
+import type { KafkaSourceInfo } from '../contracts/kafka.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';

@@ -1,5 +1,5 @@
 import type { Database } from 'lmdb';
-import type { LagPoint } from '../contracts/engine-api.ts';
+import type { LagPoint } from '../contracts/kafka.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 
 /** Where the lag trend of a consumer group is kept: one point per lag query, read back as a time window for the chart. */

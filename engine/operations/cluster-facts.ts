@@ -1,4 +1,4 @@
-import type { JarProgram, OperationsContext } from '../contracts/engine-api.ts';
+import type { JarProgram, OperationsContext } from '../contracts/operations.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';

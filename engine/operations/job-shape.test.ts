@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VertexShape } from '../contracts/engine-api.ts';
+import type { VertexShape } from '../contracts/job-shape.ts';
 import { compareShapes, describeChanges, nameFromDescription, shapeOfJob, shapeOfPlan } from './job-shape.ts';
 
 const id = (n: number) => String(n).repeat(32).slice(0, 32);

@@ -1,4 +1,4 @@
-import type { ShapeChange, VertexShape } from '../contracts/engine-api.ts';
+import type { ShapeChange, VertexShape } from '../contracts/job-shape.ts';
 import type { endpoints, ResponseOf } from '../flink-rest/endpoints.ts';
 
 type JobDetailsInfo = ResponseOf<typeof endpoints.jobDetails>;

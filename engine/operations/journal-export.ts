@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { JournalEntry, JournalExport, JournalFilter } from '../contracts/engine-api.ts';
+import type { JournalEntry, JournalExport, JournalFilter } from '../contracts/operations.ts';
 
 /** The journal as a file: CSV (one row per operation, for a spreadsheet) or JSON (everything, for a script). Pure. */
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database } from 'lmdb';
-import { OPEN_OPERATION_STATES, type JournalEntry, type JournalFilter, type OperationState } from '../contracts/engine-api.ts';
+import { type JournalEntry, type JournalFilter, OPEN_OPERATION_STATES, type OperationState } from '../contracts/operations.ts';
 import { flinkSpelling } from '../contracts/flink-path.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 

@@ -1,18 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  HotKeyLoad,
-  JarProgram,
-  JournalEntry,
-  OperationParams,
-  OperationRequest,
-  OperationsContext,
-  RescaleOutcome,
-  RecentCheckpoints,
-  RescalePlan,
-  ResubmitPlan,
-  ResubmitPlanRequest,
-  VertexShape,
-} from '../contracts/engine-api.ts';
+import type { ResubmitPlan, VertexShape } from '../contracts/job-shape.ts';
+import type { HotKeyLoad, JarProgram, JournalEntry, OperationParams, OperationRequest, OperationsContext, RecentCheckpoints, ResubmitPlanRequest } from '../contracts/operations.ts';
+import type { RescaleOutcome, RescalePlan } from '../contracts/rescale.ts';
 import { recentCheckpoints } from '../analysis/savepoint-progress.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';

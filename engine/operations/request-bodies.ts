@@ -1,4 +1,4 @@
-import type { JarProgram, OperationParams } from '../contracts/engine-api.ts';
+import type { JarProgram, OperationParams } from '../contracts/operations.ts';
 import type {
   JarPlanRequestBody,
   JarRunRequestBody,

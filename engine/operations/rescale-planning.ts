@@ -1,4 +1,5 @@
-import type { HotKeyLoad, RescalePlan } from '../contracts/engine-api.ts';
+import type { HotKeyLoad } from '../contracts/operations.ts';
+import type { RescalePlan } from '../contracts/rescale.ts';
 import { planKeyedVertex, RESCALE_PLAN_ASSUMPTION } from '../analysis/rescale-plan.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { keyedVertexIds, schedulerOf, slotsUsedByJob, type ClusterFacts } from './cluster-facts.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OperationRequest } from '../contracts/engine-api.ts';
+import type { OperationRequest } from '../contracts/operations.ts';
 import { FlinkRestClient, type RequestOptions } from '../flink-rest/client.ts';
 import type { EndpointSpec } from '../flink-rest/endpoints.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';

@@ -1,4 +1,4 @@
-import type { SavepointListing } from '../contracts/engine-api.ts';
+import type { SavepointListing } from '../contracts/operations.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';

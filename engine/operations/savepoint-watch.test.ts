@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SavepointProgress } from '../contracts/engine-api.ts';
+import type { SavepointProgress } from '../contracts/operations.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { newTriggerId } from './operations.ts';
 import { startOperationsKit, type OperationsKit } from './testing/operations-kit.ts';

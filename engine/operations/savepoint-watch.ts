@@ -1,4 +1,4 @@
-import type { SavepointProgress } from '../contracts/engine-api.ts';
+import type { SavepointProgress } from '../contracts/operations.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { abandonedCheckpointsNote, savepointByPath, savepointInFlight, vertexProgress } from '../analysis/savepoint-progress.ts';

@@ -1,4 +1,5 @@
-import type { ClusterOverview, JobSummary } from '../contracts/engine-api.ts';
+import type { ClusterOverview } from '../contracts/clusters.ts';
+import type { JobSummary } from '../contracts/jobs.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 

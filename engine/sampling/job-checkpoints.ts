@@ -1,4 +1,4 @@
-import type { CheckpointDetail, JobCheckpoints } from '../contracts/engine-api.ts';
+import type { CheckpointDetail, JobCheckpoints } from '../contracts/history.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';

@@ -1,4 +1,4 @@
-import type { JobExceptionEntry, JobExceptionInfo, JobExceptions } from '../contracts/engine-api.ts';
+import type { JobExceptionEntry, JobExceptionInfo, JobExceptions } from '../contracts/jobs.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 

@@ -1,4 +1,4 @@
-import type { EdgeView, JobGraph, JobPlan, MetricAggregate, VertexView } from '../contracts/engine-api.ts';
+import type { EdgeView, JobGraph, JobPlan, MetricAggregate, VertexView } from '../contracts/jobs.ts';
 import { backpressureLevelOf } from '../analysis/backpressure-level.ts';
 import { busySkewIsAlarm, maxOverAvg } from '../analysis/skew.ts';
 import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';

@@ -1,4 +1,4 @@
-import type { SubtaskRow, VertexSubtasks } from '../contracts/engine-api.ts';
+import type { SubtaskRow, VertexSubtasks } from '../contracts/jobs.ts';
 import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';

@@ -1,10 +1,5 @@
-import {
-  ENGINE_METHODS,
-  type BridgeResponse,
-  type EngineApi,
-  type EngineMethod,
-  type ErrorInfo,
-} from '../../engine/contracts/engine-api';
+import { ENGINE_CALLS, type BridgeResponse, type EngineApi, type EngineCallName } from '../../engine/contracts/engine-api';
+import type { ErrorInfo } from '../../engine/contracts/errors';
 import type { ShellEvent, ShellMethod } from '../../engine/contracts/shell-api';
 
 /** A failed engine call, carrying the engine's explanation. */
@@ -15,24 +10,30 @@ export class EngineCallError extends Error {
   }
 }
 
-export type Transport = (method: EngineMethod, args: unknown[]) => Promise<BridgeResponse>;
+export type Transport = (call: EngineCallName, args: unknown[]) => Promise<BridgeResponse>;
 
-/** Builds the typed EngineApi over any transport: the renderer never names a channel itself. */
+/**
+ * Builds the typed services over any transport, from the same call table the edges check: the renderer never names
+ * a call itself.
+ */
 export function createEngineClient(transport: Transport): EngineApi {
-  const client: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-  for (const method of ENGINE_METHODS) {
-    client[method] = async (...args: unknown[]) => {
-      const response = await transport(method, args);
-      if (!response.ok) throw new EngineCallError(response.error);
-      return response.value;
-    };
+  const services: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
+  for (const [service, calls] of Object.entries(ENGINE_CALLS)) {
+    services[service] = {};
+    for (const method of Object.keys(calls)) {
+      services[service][method] = async (...args: unknown[]) => {
+        const response = await transport(`${service}.${method}` as EngineCallName, args);
+        if (!response.ok) throw new EngineCallError(response.error);
+        return response.value;
+      };
+    }
   }
-  return client as unknown as EngineApi;
+  return services as unknown as EngineApi;
 }
 
-/** Exposed by electron/preload: each call checked against its allow-list (ENGINE_METHODS, SHELL_METHODS) on both sides. */
+/** Exposed by electron/preload: each call checked against its table (ENGINE_CALLS, SHELL_METHODS) on both sides. */
 interface PreloadBridge {
-  invoke(method: EngineMethod, args: unknown[]): Promise<BridgeResponse>;
+  invoke(call: EngineCallName, args: unknown[]): Promise<BridgeResponse>;
   /** The desktop shell's calls (see shell-client.ts). */
   invokeShell?(method: ShellMethod, args: unknown[]): Promise<BridgeResponse>;
   /** The desktop shell's events; returns a function that unsubscribes. */
@@ -64,13 +65,13 @@ export function readWebToken(location: Location, storage: Storage, history: Hist
 }
 
 export function webTransport(token: string | null): Transport {
-  return async (method, args) => {
+  return async (call, args) => {
     let response: Response;
     try {
       response = await fetch('/api/rpc', {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token ?? ''}` },
-        body: JSON.stringify({ method, args }),
+        body: JSON.stringify({ call, args }),
       });
     } catch {
       return failure('network', 'The console lost its connection to the engine. Is `npm start` still running?');
@@ -93,6 +94,6 @@ function failure(kind: ErrorInfo['kind'], message: string): BridgeResponse {
 /** The transport for wherever this bundle runs: Electron's preload bridge, else web mode. */
 export function defaultTransport(): Transport {
   const bridge = window.flinkOps;
-  if (bridge) return (method, args) => bridge.invoke(method, args);
+  if (bridge) return (call, args) => bridge.invoke(call, args);
   return webTransport(readWebToken(window.location, window.sessionStorage, window.history));
 }

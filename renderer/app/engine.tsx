@@ -1,5 +1,7 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import type { AppInfo, EngineApi, ErrorInfo } from '../../engine/contracts/engine-api';
+import type { AppInfo } from '../../engine/contracts/app';
+import type { EngineApi, EngineService } from '../../engine/contracts/engine-api';
+import type { ErrorInfo } from '../../engine/contracts/errors';
 import { toErrorInfo } from '../components/errors';
 
 interface EngineContextValue {
@@ -10,13 +12,13 @@ interface EngineContextValue {
 
 const EngineContext = createContext<EngineContextValue | null>(null);
 
-/** Provides the typed engine API and the app info (mode, secret storage) to every feature. */
+/** Provides the engine's services and the app info (mode, secret storage) to every feature. */
 export function EngineProvider({ api, children }: { api: EngineApi; children: ReactNode }): ReactNode {
   const [appInfo, setAppInfo] = useState<AppInfo | null>(null);
   const [appInfoError, setAppInfoError] = useState<ErrorInfo | null>(null);
   useEffect(() => {
     let live = true;
-    api.getAppInfo().then(
+    api.app.info().then(
       (info) => live && setAppInfo(info),
       (error: unknown) => live && setAppInfoError(toErrorInfo(error)),
     );
@@ -27,8 +29,18 @@ export function EngineProvider({ api, children }: { api: EngineApi; children: Re
   return <EngineContext.Provider value={{ api, appInfo, appInfoError }}>{children}</EngineContext.Provider>;
 }
 
-export function useEngine(): EngineContextValue {
+/** The app info (mode, secret storage), once the engine told it. */
+export function useEngine(): Omit<EngineContextValue, 'api'> {
+  return useEngineContext();
+}
+
+/** One of the engine's services; each feature reaches its own through its `api.ts`. */
+export function useService<S extends EngineService>(service: S): EngineApi[S] {
+  return useEngineContext().api[service];
+}
+
+function useEngineContext(): EngineContextValue {
   const value = useContext(EngineContext);
-  if (!value) throw new Error('useEngine() outside <EngineProvider>.');
+  if (!value) throw new Error('The engine is asked for outside <EngineProvider>.');
   return value;
 }

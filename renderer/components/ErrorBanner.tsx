@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ErrorInfo } from '../../engine/contracts/engine-api';
+import type { ErrorInfo } from '../../engine/contracts/errors';
 import { testIds } from '../testIds';
 import type { Polled } from './usePolling';
 

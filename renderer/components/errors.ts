@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '../../engine/contracts/engine-api';
+import type { ErrorInfo } from '../../engine/contracts/errors';
 import { EngineCallError } from '../api/engine-client';
 
 /** Any thrown value as the engine's ErrorInfo, so every banner reads the same way. */

@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '../../engine/contracts/engine-api';
+import type { ErrorInfo } from '../../engine/contracts/errors';
 import { toErrorInfo } from './errors';
 
 /**

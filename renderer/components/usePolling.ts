@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ErrorInfo } from '../../engine/contracts/engine-api';
+import type { ErrorInfo } from '../../engine/contracts/errors';
 import { Poller, browserPollerEnv, initialPollState, type PollState } from './poller';
 
 export interface UsePollingOptions {

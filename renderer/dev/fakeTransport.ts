@@ -3,25 +3,11 @@
  * cluster (`npx vite --config renderer/vite.config.ts`, then open `/?fake`). main.tsx imports it behind
  * `import.meta.env.DEV`, so production builds do not contain it.
  */
-import type {
-  BridgeResponse,
-  ClusterConfig,
-  ClusterInput,
-  ConsumerLagQuery,
-  ConsumerLagView,
-  EdgeView,
-  HotKeySample,
-  HotKeySampleQuery,
-  KafkaSettingsInput,
-  KafkaSettingsView,
-  EngineMethod,
-  ErrorInfo,
-  JobGraph,
-  JobPlan,
-  JobSummary,
-  SubtaskRow,
-  VertexView,
-} from '../../engine/contracts/engine-api';
+import type { ClusterConfig, ClusterInput } from '../../engine/contracts/clusters';
+import type { BridgeResponse, EngineCallName } from '../../engine/contracts/engine-api';
+import type { ErrorInfo } from '../../engine/contracts/errors';
+import type { EdgeView, JobGraph, JobPlan, JobSummary, SubtaskRow, VertexView } from '../../engine/contracts/jobs';
+import type { ConsumerLagQuery, ConsumerLagView, HotKeySample, HotKeySampleQuery, KafkaSettingsInput, KafkaSettingsView } from '../../engine/contracts/kafka';
 import type { Transport } from '../api/engine-client';
 
 class Fail extends Error {
@@ -135,11 +121,11 @@ function check(input: ClusterInput) {
 }
 
 /** The calls the fake answers; the others fail as an engine error would, so the page shows how it copes. */
-const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
-  getAppInfo: () => ({ mode: 'web', secretStorage: 'memory', version: '0.1.0-dev' }),
-  listClusters: () => clusters,
-  checkCluster: (input: ClusterInput) => check(input),
-  saveCluster: (input: ClusterInput) => {
+const handlers: Partial<Record<EngineCallName, (...args: never[]) => unknown>> = {
+  'app.info': () => ({ mode: 'web', secretStorage: 'memory', version: '0.1.0-dev' }),
+  'clusters.list': () => clusters,
+  'clusters.check': (input: ClusterInput) => check(input),
+  'clusters.save': (input: ClusterInput) => {
     const result = check(input);
     const cluster: ClusterConfig = {
       id: input.id ?? `c${clusters.length + 1}`,
@@ -154,15 +140,15 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
     else clusters.push(cluster);
     return { cluster, check: result };
   },
-  removeCluster: (id: string) => {
+  'clusters.remove': (id: string) => {
     const at = clusters.findIndex((c) => c.id === id);
     if (at >= 0) clusters.splice(at, 1);
   },
-  getClusterOverview: (clusterId: string) => {
+  'clusters.overview': (clusterId: string) => {
     if (clusterId === 'prod') throw new Fail({ kind: 'unauthorized', message: 'prod-eu-1 refused the stored credentials (401). Edit the cluster and enter the password again.', endpoint: 'GET /overview', status: 401 });
     return { clusterId, flinkVersion: '2.2.1', taskManagers: 2, slotsTotal: 4, slotsAvailable: 1, jobs: { running: 2, finished: 1, cancelled: 0, failed: 1 }, minRefreshIntervalMs: 10_000, fetchedAt: Date.now() };
   },
-  listTaskManagers: () =>
+  'clusters.taskManagers': () =>
     ['tm-a', 'tm-b'].map((id, i) => ({
       id,
       address: `127.0.0.1:4300${i}`,
@@ -180,7 +166,7 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
         networkBuffersTotal: 4096,
       },
     })),
-  getJobExceptions: (clusterId: string, jobId: string) => ({
+  'jobs.exceptions': (clusterId: string, jobId: string) => ({
     clusterId,
     jobId,
     entries: jobId === failed.id
@@ -205,27 +191,27 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
     truncated: false,
     fetchedAt: Date.now(),
   }),
-  killTaskManager: (_clusterId: string, taskManagerId: string) => ({ message: `TaskManager ${taskManagerId} killed; it ran no task.` }),
-  exportSubtaskMetrics: (_clusterId: string, jobId: string) => ({
+  'clusters.killTaskManager': (_clusterId: string, taskManagerId: string) => ({ message: `TaskManager ${taskManagerId} killed; it ran no task.` }),
+  'exports.subtaskMetrics': (_clusterId: string, jobId: string) => ({
     suggestedName: `subtasks-${jobId.slice(0, 8)}.csv`,
     content: 'vertex_id,vertex_name,subtask\nsrc,Source,0\n',
     mime: 'text/csv',
     rows: 1,
   }),
   // The history: the fake records nothing, and says so.
-  listWatches: () => [],
-  setJobPinned: () => null,
-  listRecordedJobs: () => [],
-  getRecordedJob: () => null,
-  getJobCheckpoints: (clusterId: string, jobId: string) => ({
+  'history.watches': () => [],
+  'history.setPinned': () => null,
+  'history.recordedJobs': () => [],
+  'history.recordedJob': () => null,
+  'history.checkpoints': (clusterId: string, jobId: string) => ({
     clusterId, jobId, jobName: null, checkpoints: [], inHistory: 0, flink: null, latestCompleted: null, latestSavepoint: null,
     latestFailed: null, restored: null, markers: [], emptyReason: 'The development fake keeps no history.', watch: null,
   }),
-  getJobMetricsHistory: (clusterId: string, jobId: string, windowMs: number) => ({
+  'history.metrics': (clusterId: string, jobId: string, windowMs: number) => ({
     clusterId, jobId, from: Date.now() - windowMs, to: Date.now(), samples: 0, vertices: [], markers: [], firstSampleAt: null, lastSampleAt: null,
   }),
-  listJobs: () => [...jobs.map((j) => ({ ...j.summary, durationMs: Date.now() - j.summary.startTime })), finished, failed],
-  getJobGraph: (clusterId: string, jobId: string): JobGraph => {
+  'jobs.list': () => [...jobs.map((j) => ({ ...j.summary, durationMs: Date.now() - j.summary.startTime })), finished, failed],
+  'jobs.graph': (clusterId: string, jobId: string): JobGraph => {
     const job = jobs.find((j) => j.summary.id === jobId);
     if (!job) throw new Fail({ kind: 'not-found', message: `The cluster has no job ${jobId}.`, endpoint: `GET /jobs/${jobId}`, status: 404 });
     return {
@@ -243,12 +229,12 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
       requestCount: 1 + job.vertices.length,
     };
   },
-  getJobPlan: (clusterId: string, jobId: string): JobPlan => {
+  'jobs.plan': (clusterId: string, jobId: string): JobPlan => {
     const job = jobs.find((j) => j.summary.id === jobId);
     if (!job) throw new Fail({ kind: 'not-found', message: `The cluster has no job ${jobId}.`, endpoint: `GET /jobs/${jobId}`, status: 404 });
     return { clusterId, jobId, name: job.summary.name, vertices: job.vertices.map(({ id, name, parallelism }) => ({ id, name, parallelism })), edges: job.edges };
   },
-  getVertexSubtasks: (clusterId: string, jobId: string, vertexId: string) => {
+  'jobs.subtasks': (clusterId: string, jobId: string, vertexId: string) => {
     const job = jobs.find((j) => j.summary.id === jobId);
     const v = job?.vertices.find((x) => x.id === vertexId);
     if (!job || !v) throw new Fail({ kind: 'not-found', message: `The job has no vertex ${vertexId}.`, endpoint: `GET /jobs/${jobId}/vertices/${vertexId}`, status: 404 });
@@ -280,12 +266,12 @@ const handlers: Partial<Record<EngineMethod, (...args: never[]) => unknown>> = {
 };
 
 /** Kafka on the fake cluster: settings saved in memory, a saw-toothing lag, a hot tenant. */
-function fakeKafka(): Pick<Record<EngineMethod, (...args: never[]) => unknown>, 'getKafkaSettings' | 'saveKafkaSettings' | 'removeKafkaSettings' | 'getKafkaSource' | 'getConsumerLag' | 'getLagHistory' | 'sampleHotKeys'> {
+function fakeKafka(): Partial<Record<EngineCallName, (...args: never[]) => unknown>> {
   const settings = new Map<string, KafkaSettingsView>();
   const lagAt = (t: number) => Math.round(4000 + 3000 * ((t / 10_000) % 1));
   return {
-    getKafkaSettings: (clusterId: string) => settings.get(clusterId) ?? null,
-    saveKafkaSettings: (clusterId: string, input: KafkaSettingsInput) => {
+    'kafka.settings': (clusterId: string) => settings.get(clusterId) ?? null,
+    'kafka.saveSettings': (clusterId: string, input: KafkaSettingsInput) => {
       const view: KafkaSettingsView = {
         bootstrapServers: input.bootstrapServers.split(','),
         tls: input.tls,
@@ -296,15 +282,15 @@ function fakeKafka(): Pick<Record<EngineMethod, (...args: never[]) => unknown>, 
       settings.set(clusterId, view);
       return view;
     },
-    removeKafkaSettings: (clusterId: string) => void settings.delete(clusterId),
-    getKafkaSource: () => ({ topics: ['gateway-events'], groupId: 'gatewaymeter', pendingRecords: 5200, sourceVertexId: null, checkpointIntervalMs: 10_000 }),
-    getConsumerLag: (_clusterId: string, query: ConsumerLagQuery): ConsumerLagView => {
+    'kafka.removeSettings': (clusterId: string) => void settings.delete(clusterId),
+    'kafka.source': () => ({ topics: ['gateway-events'], groupId: 'gatewaymeter', pendingRecords: 5200, sourceVertexId: null, checkpointIntervalMs: 10_000 }),
+    'kafka.consumerLag': (_clusterId: string, query: ConsumerLagQuery): ConsumerLagView => {
       const partitions = Array.from({ length: 8 }, (_, p) => ({ topic: 'gateway-events', partition: p, committedOffset: p === 7 ? null : 100_000 + p * 1000, logEndOffset: 100_600 + p * 1000, logStartOffset: 0, lag: p === 7 ? null : 600 }));
       return { groupId: query.groupId, groupState: 'Empty', members: 0, topics: ['gateway-events'], partitions, totalLag: lagAt(Date.now()), partitionsWithoutCommit: 1, fetchedAt: Date.now(), requestCount: 4, pendingRecords: 5200 };
     },
-    getLagHistory: (_clusterId: string, _groupId: string, sinceMs: number) =>
+    'kafka.lagHistory': (_clusterId: string, _groupId: string, sinceMs: number) =>
       Array.from({ length: 60 }, (_, i) => Date.now() - (59 - i) * 5000).filter((at) => at >= sinceMs).map((at) => ({ at, totalLag: lagAt(at), partitionsWithoutCommit: 1, pendingRecords: 5000 })),
-    sampleHotKeys: (_clusterId: string, query: HotKeySampleQuery): HotKeySample => {
+    'kafka.sampleHotKeys': (_clusterId: string, query: HotKeySampleQuery): HotKeySample => {
       const shares: Array<[string, number, number, number]> = [['acme', 0.4, 50, 12], ['globex', 0.08, 35, 8], ['initech', 0.07, 84, 21]];
       return {
         topic: query.topic, keyPath: query.keyPath, from: Date.now() - 60_000, to: Date.now(), records: 60_000, keyed: 60_000, notJson: 0, missingKey: 0, distinctKeys: 16,
@@ -316,11 +302,11 @@ function fakeKafka(): Pick<Record<EngineMethod, (...args: never[]) => unknown>, 
 }
 
 export function fakeTransport(): Transport {
-  return async (method, args): Promise<BridgeResponse> => {
-    await delay(method === 'saveCluster' || method === 'checkCluster' ? 500 : 150);
+  return async (call, args): Promise<BridgeResponse> => {
+    await delay(call === 'clusters.save' || call === 'clusters.check' ? 500 : 150);
     try {
-      const handler = handlers[method] as ((...a: unknown[]) => unknown) | undefined;
-      if (!handler) throw new Fail({ kind: 'internal', message: `The development fake does not answer ${method}.` });
+      const handler = handlers[call] as ((...a: unknown[]) => unknown) | undefined;
+      if (!handler) throw new Fail({ kind: 'internal', message: `The development fake does not answer ${call}.` });
       return { ok: true, value: (await handler(...args)) ?? null };
     } catch (error) {
       if (error instanceof Fail) return { ok: false, error: error.info };

@@ -18,13 +18,13 @@ test.afterEach(async () => {
   await replay.close();
 });
 
-/** Counts engine calls by method name, as the page sends them. */
+/** Counts engine calls by name (`service.method`), as the page sends them. */
 function countCalls(page: Page): Map<string, number> {
   const counts = new Map<string, number>();
   page.on('request', (request) => {
     if (!request.url().endsWith('/api/rpc')) return;
-    const method = (request.postDataJSON() as { method?: string } | null)?.method ?? '?';
-    counts.set(method, (counts.get(method) ?? 0) + 1);
+    const call = (request.postDataJSON() as { call?: string } | null)?.call ?? '?';
+    counts.set(call, (counts.get(call) ?? 0) + 1);
   });
   return counts;
 }
@@ -40,12 +40,12 @@ test('refreshes at the chosen interval, never below the minimum, and not while h
   await page.clock.install();
   // Stamps each engine call with the page's clock (the fake one).
   await page.addInitScript(() => {
-    const calls: { method: string; at: number }[] = [];
+    const calls: { call: string; at: number }[] = [];
     (window as unknown as { __rpcCalls: typeof calls }).__rpcCalls = calls;
     const original = window.fetch.bind(window);
     window.fetch = (input, init) => {
       if (String(input).endsWith('/api/rpc') && typeof init?.body === 'string') {
-        calls.push({ method: (JSON.parse(init.body) as { method: string }).method, at: Date.now() });
+        calls.push({ call: (JSON.parse(init.body) as { call: string }).call, at: Date.now() });
       }
       return original(input, init);
     };
@@ -77,7 +77,7 @@ test('refreshes at the chosen interval, never below the minimum, and not while h
     await expect(page.getByLabel('refreshing')).toHaveCount(0);
   };
   const overviewCallTimes = (): Promise<number[]> =>
-    page.evaluate(() => (window as unknown as { __rpcCalls: { method: string; at: number }[] }).__rpcCalls.filter((c) => c.method === 'getClusterOverview').map((c) => c.at));
+    page.evaluate(() => (window as unknown as { __rpcCalls: { call: string; at: number }[] }).__rpcCalls.filter((c) => c.call === 'clusters.overview').map((c) => c.at));
   const before = (await overviewCallTimes()).length;
   for (let i = 0; i < 3; i += 1) {
     const seen = (await overviewCallTimes()).length;
@@ -93,26 +93,26 @@ test('refreshes at the chosen interval, never below the minimum, and not while h
 
   // Hidden tab: no calls at all; visible again: one catch-up call at once.
   await setHidden(page, true);
-  const hiddenAt = calls.get('getClusterOverview') ?? 0;
+  const hiddenAt = calls.get('clusters.overview') ?? 0;
   await page.clock.runFor(minimum * 5);
-  expect(calls.get('getClusterOverview') ?? 0).toBe(hiddenAt);
+  expect(calls.get('clusters.overview') ?? 0).toBe(hiddenAt);
   await setHidden(page, false);
-  await expect.poll(() => calls.get('getClusterOverview') ?? 0).toBe(hiddenAt + 1);
+  await expect.poll(() => calls.get('clusters.overview') ?? 0).toBe(hiddenAt + 1);
   await settled();
 
   // Paused: no calls; resumed: polling again.
   await page.getByRole('button', { name: 'Pause' }).click();
-  const pausedAt = calls.get('getClusterOverview') ?? 0;
+  const pausedAt = calls.get('clusters.overview') ?? 0;
   await page.clock.runFor(minimum * 5);
-  expect(calls.get('getClusterOverview') ?? 0).toBe(pausedAt);
+  expect(calls.get('clusters.overview') ?? 0).toBe(pausedAt);
   await page.getByRole('button', { name: 'Resume' }).click();
   await page.clock.runFor(minimum);
-  await expect.poll(() => calls.get('getClusterOverview') ?? 0).toBeGreaterThan(pausedAt);
+  await expect.poll(() => calls.get('clusters.overview') ?? 0).toBeGreaterThan(pausedAt);
   await settled();
 
   // Leaving the cluster page stops its polling.
   await page.getByRole('link', { name: 'Add cluster' }).click();
-  const leftAt = calls.get('getClusterOverview') ?? 0;
+  const leftAt = calls.get('clusters.overview') ?? 0;
   await page.clock.runFor(minimum * 5);
-  expect(calls.get('getClusterOverview') ?? 0).toBe(leftAt);
+  expect(calls.get('clusters.overview') ?? 0).toBe(leftAt);
 });

@@ -1,4 +1,4 @@
-import type { KeyGroupSpread } from '../../contracts/engine-api.ts';
+import type { KeyGroupSpread } from '../../contracts/rescale.ts';
 import { checkParallelismAgainstMax } from './key-group-range-assignment.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { CheckpointOutliersAt } from '../../contracts/diagnosis.ts';
-import type { CheckpointDetail, CheckpointView, JobCheckpoints, JobWatch } from '../../contracts/engine-api.ts';
+import type { CheckpointDetail, CheckpointView, JobCheckpoints, JobWatch } from '../../contracts/history.ts';
 import { checkpointFinding, findCheckpointOutliers } from '../../analysis/checkpoint-outliers.ts';
 import { explainFailedCheckpoint } from '../../analysis/checkpoint-failure.ts';
 import { EngineError } from '../../flink-rest/errors.ts';

@@ -1,4 +1,4 @@
-import type { HistoryMarker } from '../../contracts/engine-api.ts';
+import type { HistoryMarker } from '../../contracts/history.ts';
 import type { HistoryEvent } from '../event-log.ts';
 
 const KIND: Partial<Record<HistoryEvent['kind'], HistoryMarker['kind']>> = {

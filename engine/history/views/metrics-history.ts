@@ -1,4 +1,4 @@
-import type { JobMetricsHistory, VertexMetricPoint, VertexMetricSeries } from '../../contracts/engine-api.ts';
+import type { JobMetricsHistory, VertexMetricPoint, VertexMetricSeries } from '../../contracts/history.ts';
 import { gapThresholdMs, seriesOf, vertexPointOf, vertexPointOfRollup, type VertexPoint } from '../../analysis/metric-series.ts';
 import type { HistoryStore } from '../history-store.ts';
 import { markersOf } from './markers.ts';

@@ -1,4 +1,5 @@
-import type { JobGraph, JobWatch, MetricAggregate, RecordedJob, RecordedJobGraph, VertexView } from '../../contracts/engine-api.ts';
+import type { JobWatch, RecordedJob, RecordedJobGraph } from '../../contracts/history.ts';
+import type { JobGraph, MetricAggregate, VertexView } from '../../contracts/jobs.ts';
 import { backpressureLevelOf } from '../../analysis/backpressure-level.ts';
 import { maxOverAvg } from '../../analysis/skew.ts';
 import { dataSkewPercent } from '../../analysis/skew-figures.ts';

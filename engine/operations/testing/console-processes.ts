@@ -88,7 +88,7 @@ export async function startEngineProcess(args: string[]): Promise<{ url: string;
 }
 
 /** `flink-ops app --web` without its own local engine, and a caller for its engine API. */
-export async function startAppProcess(dataDir: string): Promise<{ process: ConsoleChild; call: <T>(method: string, ...args: unknown[]) => Promise<T> }> {
+export async function startAppProcess(dataDir: string): Promise<{ process: ConsoleChild; call: <T>(name: string, ...args: unknown[]) => Promise<T> }> {
   const proc = spawnFlinkOps(['app', '--web', '--port', '0', '--data-dir', dataDir, '--no-local-engine']);
   const url = await waitFor(
     () => {
@@ -99,14 +99,14 @@ export async function startAppProcess(dataDir: string): Promise<{ process: Conso
   );
   const { origin, searchParams } = new URL(url);
   const token = searchParams.get('token');
-  const call = async <T>(method: string, ...args: unknown[]): Promise<T> => {
+  const call = async <T>(name: string, ...args: unknown[]): Promise<T> => {
     const response = await fetch(`${origin}/api/rpc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ method, args }),
+      body: JSON.stringify({ call: name, args }),
     });
     const body = (await response.json()) as { ok: boolean; value?: T; error?: { message: string } };
-    if (!body.ok) throw new Error(`${method}: ${body.error?.message}`);
+    if (!body.ok) throw new Error(`${name}: ${body.error?.message}`);
     return body.value as T;
   };
   return { process: proc, call };

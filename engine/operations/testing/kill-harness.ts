@@ -1,4 +1,4 @@
-import type { JournalEntry, OperationState } from '../../contracts/engine-api.ts';
+import type { JournalEntry, OperationState } from '../../contracts/operations.ts';
 import { newTriggerId } from '../operations.ts';
 import { runFlinkOps, spawnFlinkOps, startAppProcess, waitFor, type ConsoleChild } from './console-processes.ts';
 
@@ -101,24 +101,24 @@ export async function killCli(target: KillTarget, times: number): Promise<KillRe
 export async function killApp(target: KillTarget, times: number): Promise<KillRecord[]> {
   const records: KillRecord[] = [];
   let app = await startAppProcess(target.dataDir);
-  let clusterId = (await app.call<Array<{ id: string; url: string }>>('listClusters')).find((c) => c.url === target.url)?.id;
-  if (!clusterId) clusterId = (await app.call<{ cluster: { id: string } }>('saveCluster', { name: 'kill test', url: target.url, auth: { kind: 'none' } })).cluster.id;
+  let clusterId = (await app.call<Array<{ id: string; url: string }>>('clusters.list')).find((c) => c.url === target.url)?.id;
+  if (!clusterId) clusterId = (await app.call<{ cluster: { id: string } }>('clusters.save', { name: 'kill test', url: target.url, auth: { kind: 'none' } })).cluster.id;
   try {
     for (let i = 0; i < times; i++) {
       const kind = i % 4 === 3 ? 'stop' : 'savepoint';
       const jobId = await target.runningJob();
-      const before = new Set((await app.call<JournalEntry[]>('listJournal', { limit: 100_000 })).map((e) => e.id));
+      const before = new Set((await app.call<JournalEntry[]>('operations.journal', { limit: 100_000 })).map((e) => e.id));
       // The app answers within ~0.5 s here: kill within that, before, during or just after the operation.
       const delayMs = Math.round(target.random() * 450);
       const triggerId = newTriggerId();
       const request = { kind, clusterId, jobId, triggerId, targetDirectory: target.targetDirectory, ...(kind === 'stop' ? { drain: false } : {}) };
-      void app.call('startOperation', request).catch(() => undefined);
+      void app.call('operations.start', request).catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       const stateAtKill = await killAndPeek(app.process, target.dataDir, before, triggerId);
       app = await startAppProcess(target.dataDir);
       const entries = await waitFor(
         async () => {
-          const list = await app.call<JournalEntry[]>('listJournal', { limit: 100_000 });
+          const list = await app.call<JournalEntry[]>('operations.journal', { limit: 100_000 });
           return list.some((e) => e.state === 'pending' || e.state === 'in-progress') ? undefined : list;
         },
         'the restarted app to settle the open operations',

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { HistoryMarker } from '../../../engine/contracts/engine-api';
+import type { HistoryMarker } from '../../../engine/contracts/history';
 import { formatBytes, formatTimestamp } from '../../components/format';
 import { testIds } from '../../testIds';
 import { TONE_COLOR, formatMillis, type CheckpointChartRow } from './checkpointFormat';

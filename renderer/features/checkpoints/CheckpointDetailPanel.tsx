@@ -1,7 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { CheckpointDetail, CheckpointSubtaskView, CheckpointVertexView } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { CheckpointDetail, CheckpointSubtaskView, CheckpointVertexView } from '../../../engine/contracts/history';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { DASH, formatBytes, formatTimestamp } from '../../components/format';
@@ -9,6 +8,7 @@ import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { checkpointKind, checkpointTone, formatMillis } from './checkpointFormat';
+import { useHistoryApi } from '../history/api';
 
 /** The parts of a subtask's end-to-end duration, stacked in the order they happen. */
 const PARTS: Array<{ key: keyof CheckpointSubtaskView; name: string; color: string }> = [
@@ -38,11 +38,11 @@ export function CheckpointDetailPanel({
   refresh: ClusterRefresh;
   onClose: () => void;
 }): ReactNode {
-  const { api } = useEngine();
+  const historyApi = useHistoryApi();
   const [pending, setPending] = useState(true);
   const poll = usePolling<CheckpointDetail>(
     async () => {
-      const detail = await api.getCheckpointDetail(clusterId, jobId, checkpointId, triggerTimestamp);
+      const detail = await historyApi.checkpointDetail(clusterId, jobId, checkpointId, triggerTimestamp);
       setPending(detail.checkpoint.details === 'pending');
       return detail;
     },

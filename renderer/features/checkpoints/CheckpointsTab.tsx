@@ -1,6 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { CheckpointView, JobCheckpoints, StatsSummary } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { CheckpointView, JobCheckpoints, StatsSummary } from '../../../engine/contracts/history';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { formatBytes, formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
@@ -10,6 +9,7 @@ import type { JobTabProps } from '../job-graph/JobTabs';
 import { CheckpointCharts } from './CheckpointCharts';
 import { CheckpointDetailPanel } from './CheckpointDetailPanel';
 import { checkpointChartRows, checkpointKey, checkpointKind, checkpointTone, formatMillis } from './checkpointFormat';
+import { useHistoryApi } from '../history/api';
 
 /** Checkpoints shown in the chart and table. */
 const RECENT = 60;
@@ -20,8 +20,8 @@ const RECENT = 60;
  * restored checkpoint, and a checkpoint's detail on click.
  */
 export function CheckpointsTab({ clusterId, jobId, refresh }: JobTabProps): ReactNode {
-  const { api } = useEngine();
-  const poll = usePolling<JobCheckpoints>(() => api.getJobCheckpoints(clusterId, jobId, RECENT), refresh.intervalMs, {
+  const historyApi = useHistoryApi();
+  const poll = usePolling<JobCheckpoints>(() => historyApi.checkpoints(clusterId, jobId, RECENT), refresh.intervalMs, {
     key: `${clusterId}/${jobId}`,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckpointView } from '../../../engine/contracts/engine-api';
+import type { CheckpointView } from '../../../engine/contracts/history';
 import { checkpointChartRows, checkpointKind, formatMillis } from './checkpointFormat';
 
 const base: CheckpointView = {

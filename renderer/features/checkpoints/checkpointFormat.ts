@@ -1,4 +1,4 @@
-import type { CheckpointView } from '../../../engine/contracts/engine-api';
+import type { CheckpointView } from '../../../engine/contracts/history';
 
 /** Checkpoint durations keep their tenths where they matter: `12 ms`, `4.1 s`, `38 s`, `2m 05s`; a dash when unknown. */
 export function formatMillis(ms: number | null | undefined): string {

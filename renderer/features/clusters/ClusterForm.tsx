@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { ClusterCheck, ClusterConfig, ErrorInfo } from '../../../engine/contracts/engine-api';
+import type { ClusterCheck, ClusterConfig } from '../../../engine/contracts/clusters';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
 import { useEngine } from '../../app/engine';
 import { hrefFor, useHashRoute } from '../../app/useHashRoute';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -18,6 +19,7 @@ import {
   type ClusterFormValues,
   type FieldErrors,
 } from './clusterForm';
+import { useClustersApi } from './api';
 
 type Outcome =
   | { kind: 'saved'; cluster: ClusterConfig; check: ClusterCheck }
@@ -30,7 +32,8 @@ type Outcome =
  * and the endpoint show inline here and every field keeps what was typed.
  */
 export function ClusterForm({ editing }: { editing: ClusterConfig | null }): ReactNode {
-  const { api, appInfo } = useEngine();
+  const { appInfo } = useEngine();
+  const clustersApi = useClustersApi();
   const { clusters, reload } = useClusters();
   const [, navigate] = useHashRoute();
   const [values, setValues] = useState<ClusterFormValues>(() => (editing ? clusterToForm(editing) : emptyClusterForm()));
@@ -62,7 +65,7 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
     try {
       const input = toClusterInput(values, current);
       if (action === 'save') {
-        const result = await api.saveCluster(input);
+        const result = await clustersApi.save(input);
         if (!current) {
           // A new cluster is what the user came to see: open it (once the sidebar knows it), the check said in a toast.
           await reload();
@@ -75,7 +78,7 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
         setValues((v) => ({ ...v, password: '', token: '' }));
         void reload();
       } else {
-        setOutcome({ kind: 'checked', check: await api.checkCluster(input) });
+        setOutcome({ kind: 'checked', check: await clustersApi.check(input) });
       }
     } catch (error) {
       setOutcome({ kind: 'failed', action, error: toErrorInfo(error) });

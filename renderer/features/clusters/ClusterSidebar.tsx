@@ -1,12 +1,13 @@
 import { useState, type ReactNode } from 'react';
-import type { ClusterConfig, ErrorInfo } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ClusterConfig } from '../../../engine/contracts/clusters';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
 import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
 import { testIds } from '../../testIds';
 import { useClusters } from './ClustersProvider';
+import { useClustersApi } from './api';
 
 /** The cluster list: open, edit, remove (with confirmation), and the way to add one. */
 export function ClusterSidebar({
@@ -72,7 +73,7 @@ function ClusterItem({
   active: boolean;
   onRemoved: () => void;
 }): ReactNode {
-  const { api } = useEngine();
+  const clustersApi = useClustersApi();
   const [confirming, setConfirming] = useState(false);
   const [removing, setRemoving] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -82,7 +83,7 @@ function ClusterItem({
     setRemoving(true);
     setError(null);
     try {
-      await api.removeCluster(cluster.id);
+      await clustersApi.remove(cluster.id);
       onRemoved();
     } catch (e) {
       setError(toErrorInfo(e));

@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ClusterConfig, ErrorInfo } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ClusterConfig } from '../../../engine/contracts/clusters';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
 import { toErrorInfo } from '../../components/errors';
+import { useClustersApi } from './api';
 
 interface ClustersValue {
   clusters: ClusterConfig[] | null;
@@ -14,7 +15,7 @@ const ClustersContext = createContext<ClustersValue | null>(null);
 
 /** The saved clusters: loaded once, reloaded after a save or a removal (no polling needed). */
 export function ClustersProvider({ children }: { children: ReactNode }): ReactNode {
-  const { api } = useEngine();
+  const clustersApi = useClustersApi();
   const [clusters, setClusters] = useState<ClusterConfig[] | null>(null);
   const [error, setError] = useState<ErrorInfo | null>(null);
   const [loading, setLoading] = useState(true);
@@ -24,7 +25,7 @@ export function ClustersProvider({ children }: { children: ReactNode }): ReactNo
     const mine = ++generation.current;
     setLoading(true);
     try {
-      const list = await api.listClusters();
+      const list = await clustersApi.list();
       if (mine !== generation.current) return;
       setClusters(list);
       setError(null);
@@ -34,7 +35,7 @@ export function ClustersProvider({ children }: { children: ReactNode }): ReactNo
     } finally {
       if (mine === generation.current) setLoading(false);
     }
-  }, [api]);
+  }, [clustersApi]);
 
   useEffect(() => {
     void reload();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterConfig } from '../../../engine/contracts/engine-api';
+import type { ClusterConfig } from '../../../engine/contracts/clusters';
 import { clusterToForm, clusterWithSameUrl, emptyClusterForm, normalizeClusterUrl, toClusterInput, validateClusterForm } from './clusterForm';
 
 const saved: ClusterConfig = {

@@ -1,4 +1,4 @@
-import type { AuthKind, ClusterConfig, ClusterInput } from '../../../engine/contracts/engine-api';
+import type { AuthKind, ClusterConfig, ClusterInput } from '../../../engine/contracts/clusters';
 
 /** What the form fields hold: strings as typed, so nothing the user typed is lost on an error. */
 export interface ClusterFormValues {

@@ -1,4 +1,4 @@
-import type { ClusterConfig } from '../../../engine/contracts/engine-api';
+import type { ClusterConfig } from '../../../engine/contracts/clusters';
 import type { DeepLinkTarget } from '../../../engine/contracts/deep-link';
 
 export type DeepLinkResolution =

@@ -1,10 +1,10 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { KEY_TYPES, type KeyLocation, type KeyType } from '../../../engine/contracts/diagnosis';
-import type { ErrorInfo } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
 import { testIds } from '../../testIds';
+import { useDiagnosisApi } from './api';
 
 export interface KeyedVertex {
   vertexId: string;
@@ -18,7 +18,7 @@ export interface KeyedVertex {
  * keyed vertex, and where a rescale would move the key.
  */
 export function KeyLookup({ vertices, onLocated }: { vertices: KeyedVertex[]; onLocated: (vertexId: string, subtask: number) => void }): ReactNode {
-  const { api } = useEngine();
+  const diagnosisApi = useDiagnosisApi();
   const [key, setKey] = useState('');
   const [keyType, setKeyType] = useState<KeyType>('string');
   const [vertexId, setVertexId] = useState<string>('');
@@ -44,7 +44,7 @@ export function KeyLookup({ vertices, onLocated }: { vertices: KeyedVertex[]; on
       .map(Number);
     const defaults = [Math.max(1, Math.floor(vertex.parallelism / 2)), Math.min(vertex.maxParallelism, vertex.parallelism * 2)];
     try {
-      const location = await api.locateKey({
+      const location = await diagnosisApi.locateKey({
         key,
         keyType,
         maxParallelism: vertex.maxParallelism,

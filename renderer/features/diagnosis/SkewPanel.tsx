@@ -1,6 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { SKEW_METRIC_LABEL, SKEW_METRICS, SKEW_METRIC_UNIT, type JobDiagnosis, type SkewHeatmap, type SkewMetric } from '../../../engine/contracts/diagnosis';
-import { useEngine } from '../../app/engine';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { DASH } from '../../components/format';
@@ -14,6 +13,7 @@ import { KeyLookup, type KeyedVertex } from './KeyLookup';
 import { nextSkewSort, skewTableRows, type SkewColumn, type SkewSort } from './skewTable';
 import { SubtaskBars } from './SubtaskBars';
 import './diagnosis.css';
+import { useDiagnosisApi } from './api';
 
 const PATTERN_LABEL: Record<JobDiagnosis['vertices'][number]['pattern'], string> = {
   hot: 'hot subtask',
@@ -56,7 +56,7 @@ export function SkewPanel({
   highlight: { vertexId: string; subtask: number } | null;
   onOpenSubtask: (vertexId: string, subtask: number, metric: SkewMetric) => void;
 }): ReactNode {
-  const { api } = useEngine();
+  const diagnosisApi = useDiagnosisApi();
   const [metric, setMetric] = useState<SkewMetric>('busyTimeMsPerSecond');
   const [aggregate, setAggregate] = useState<'mean' | 'max'>('mean');
   const [filter, setFilter] = useState<RowFilter>(DEFAULT_FILTER);
@@ -65,7 +65,7 @@ export function SkewPanel({
   const [barsVertex, setBarsVertex] = useState<string | null>(null);
   const [tableSort, setTableSort] = useState<SkewSort>({ column: 'dataSkewPercent', direction: 'desc' });
 
-  const poll = usePolling<SkewHeatmap>(() => api.getSkewHeatmap(clusterId, jobId, windowMs, metric, aggregate), refresh.intervalMs, {
+  const poll = usePolling<SkewHeatmap>(() => diagnosisApi.skewHeatmap(clusterId, jobId, windowMs, metric, aggregate), refresh.intervalMs, {
     key: `${clusterId}/${jobId}/${windowMs}/${metric}/${aggregate}`,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,

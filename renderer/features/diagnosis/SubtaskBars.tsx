@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Bar, BarChart, Cell, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HeatmapRow, KeyGroupRangeView, SkewHeatmap } from '../../../engine/contracts/diagnosis';
-import { useEngine } from '../../app/engine';
 import { testIds } from '../../testIds';
 import { formatMetricValue, formatPercent, formatTimes } from './format';
+import { useDiagnosisApi } from './api';
 
 interface Datum {
   subtask: number;
@@ -15,13 +15,13 @@ interface Datum {
 
 /** One vertex's subtasks as bars: the skew at a glance, hot ones red, the mean as a line, key groups in the tooltip. */
 export function SubtaskBars({ heatmap, row, onSelectSubtask }: { heatmap: SkewHeatmap; row: HeatmapRow; onSelectSubtask: (subtask: number) => void }): ReactNode {
-  const { api } = useEngine();
+  const diagnosisApi = useDiagnosisApi();
   const [ranges, setRanges] = useState<KeyGroupRangeView[] | null>(null);
   useEffect(() => {
     let live = true;
     setRanges(null);
     if (row.keyed && row.maxParallelism) {
-      api.getKeyGroupRanges(row.maxParallelism, row.parallelism).then(
+      diagnosisApi.keyGroupRanges(row.maxParallelism, row.parallelism).then(
         (r) => live && setRanges(r),
         () => live && setRanges(null),
       );
@@ -29,7 +29,7 @@ export function SubtaskBars({ heatmap, row, onSelectSubtask }: { heatmap: SkewHe
     return () => {
       live = false;
     };
-  }, [api, row.keyed, row.maxParallelism, row.parallelism]);
+  }, [diagnosisApi, row.keyed, row.maxParallelism, row.parallelism]);
 
   const data = useMemo<Datum[]>(
     () =>

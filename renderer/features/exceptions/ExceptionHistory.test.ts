@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { JobExceptionEntry, JobExceptionInfo } from '../../../engine/contracts/engine-api';
+import type { JobExceptionEntry, JobExceptionInfo } from '../../../engine/contracts/jobs';
 import { formatTimestamp } from '../../components/format';
 import { ExceptionHistory } from './ExceptionsPanel';
 

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import type { JobExceptionEntry, JobExceptionInfo, JobExceptions } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { JobExceptionEntry, JobExceptionInfo, JobExceptions } from '../../../engine/contracts/jobs';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { isNotFound } from '../../components/errors';
@@ -9,6 +8,7 @@ import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { shortClassName } from './exceptions';
+import { useJobsApi } from '../jobs/api';
 
 /**
  * A job's exception history, as the Flink Web UI's Exceptions tab shows it: the root exception of the latest failure
@@ -17,8 +17,8 @@ import { shortClassName } from './exceptions';
  * under it. Polled only while the tab is open.
  */
 export function ExceptionsPanel({ clusterId, jobId, refresh }: { clusterId: string; jobId: string; refresh: ClusterRefresh }): ReactNode {
-  const { api } = useEngine();
-  const poll = usePolling<JobExceptions>(() => api.getJobExceptions(clusterId, jobId), refresh.intervalMs, {
+  const jobsApi = useJobsApi();
+  const poll = usePolling<JobExceptions>(() => jobsApi.exceptions(clusterId, jobId), refresh.intervalMs, {
     key: `${clusterId}/${jobId}/exceptions`,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,

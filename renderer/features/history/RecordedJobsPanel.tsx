@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import type { RecordedJob } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { RecordedJob } from '../../../engine/contracts/history';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { hrefFor } from '../../app/useHashRoute';
 import { PollErrorBanner } from '../../components/ErrorBanner';
@@ -9,14 +8,15 @@ import { Panel } from '../../components/Panel';
 import { StateBadge } from '../../components/StateBadge';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
+import { useHistoryApi } from './api';
 
 /**
  * The jobs of this cluster the console has recorded (sampled while watched): openable from the history even when the
  * cluster no longer knows them or does not answer. Read from the console's store only, never from the cluster.
  */
 export function RecordedJobsPanel({ clusterId, refresh }: { clusterId: string; refresh: ClusterRefresh }): ReactNode {
-  const { api } = useEngine();
-  const poll = usePolling<RecordedJob[]>(() => api.listRecordedJobs(clusterId), refresh.intervalMs, {
+  const historyApi = useHistoryApi();
+  const poll = usePolling<RecordedJob[]>(() => historyApi.recordedJobs(clusterId), refresh.intervalMs, {
     key: clusterId,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,

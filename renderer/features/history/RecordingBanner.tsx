@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import type { ErrorInfo, RecordedJob } from '../../../engine/contracts/engine-api';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { RecordedJob } from '../../../engine/contracts/history';
 import { formatTimestamp } from '../../components/format';
 import { testIds } from '../../testIds';
 

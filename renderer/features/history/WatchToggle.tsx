@@ -1,29 +1,30 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import type { ErrorInfo, JobWatch } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { JobWatch } from '../../../engine/contracts/history';
 import { toErrorInfo } from '../../components/errors';
 import { testIds } from '../../testIds';
+import { useHistoryApi } from './api';
 
 /**
  * "Watch this job": pinned, the console samples the job into its history until it is unpinned or the job ends,
  * whether or not a page shows it; unpinned, only while a page shows it (and a while after).
  */
 export function WatchToggle({ clusterId, jobId, jobName, disabled }: { clusterId: string; jobId: string; jobName: string | null; disabled: boolean }): ReactNode {
-  const { api } = useEngine();
+  const historyApi = useHistoryApi();
   const [watch, setWatch] = useState<JobWatch | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
 
   useEffect(() => {
     let live = true;
-    api.listWatches().then(
+    historyApi.watches().then(
       (watches) => live && setWatch(watches.find((w) => w.clusterId === clusterId && w.jobId === jobId) ?? null),
       (e: unknown) => live && setError(toErrorInfo(e)),
     );
     return () => {
       live = false;
     };
-  }, [api, clusterId, jobId]);
+  }, [historyApi, clusterId, jobId]);
 
   const pinned = watch?.pinned === true;
   const onToggle = async () => {
@@ -31,7 +32,7 @@ export function WatchToggle({ clusterId, jobId, jobName, disabled }: { clusterId
     setBusy(true);
     setError(null);
     try {
-      setWatch(await api.setJobPinned(clusterId, jobId, !pinned));
+      setWatch(await historyApi.setPinned(clusterId, jobId, !pinned));
     } catch (e) {
       setError(toErrorInfo(e));
     } finally {

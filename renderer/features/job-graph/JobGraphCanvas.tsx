@@ -12,7 +12,7 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
-import type { JobGraph } from '../../../engine/contracts/engine-api';
+import type { JobGraph } from '../../../engine/contracts/jobs';
 import { useTheme } from '../../app/theme';
 import { testIds } from '../../testIds';
 import { paintVertex } from './colors';

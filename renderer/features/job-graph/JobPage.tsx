@@ -1,7 +1,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import type { Finding, JobDiagnosis } from '../../../engine/contracts/diagnosis';
-import type { JobGraph, RecordedJobGraph } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { RecordedJobGraph } from '../../../engine/contracts/history';
+import type { JobGraph } from '../../../engine/contracts/jobs';
 import { useClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
@@ -21,12 +21,15 @@ import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
 import { evidenceOf } from '../diagnosis/evidence';
 import { FindingBanner } from '../diagnosis/FindingBanner';
-import { ExportSubtasksButton } from './ExportSubtasksButton';
-import { ExportReportMenu } from './ExportReportMenu';
+import { ExportSubtasksButton } from '../exports/ExportSubtasksButton';
+import { ExportReportMenu } from '../exports/ExportReportMenu';
 import { JOB_TABS } from './jobTabs';
 import { JobTabs } from './JobTabs';
 import { notRunningNotice } from './notRunning';
 import { prepareLayout } from './elkLayout';
+import { useJobsApi } from '../jobs/api';
+import { useHistoryApi } from '../history/api';
+import { useDiagnosisApi } from '../diagnosis/api';
 
 /** Starts what the page's first graph needs before the page is shown (the layout worker). */
 export function prepareJobPage(): void {
@@ -51,10 +54,12 @@ export interface JobPageProps {
  * cluster no longer has the job, or does not answer, the page shows the console's recording of it instead, and says so.
  */
 export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = null, subtask = null, onNavigate }: JobPageProps): ReactNode {
-  const { api } = useEngine();
+  const jobsApi = useJobsApi();
+  const historyApi = useHistoryApi();
+  const diagnosisApi = useDiagnosisApi();
   const refresh = useClusterRefresh(clusterId);
   useClusterFloor(clusterId, refresh.minMs);
-  const poll = usePolling<JobGraph>(() => api.getJobGraph(clusterId, jobId), refresh.intervalMs, {
+  const poll = usePolling<JobGraph>(() => jobsApi.graph(clusterId, jobId), refresh.intervalMs, {
     key: `${clusterId}/${jobId}`,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,
@@ -64,7 +69,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
   // The recording is asked for only when the cluster cannot give the job (it forgot it, or does not answer).
   const wantRecording = gone || (poll.error != null && poll.data == null);
   const recordingPoll = usePolling<RecordedJobGraph | null>(
-    () => (wantRecording ? api.getRecordedJob(clusterId, jobId) : Promise.resolve(null)),
+    () => (wantRecording ? historyApi.recordedJob(clusterId, jobId) : Promise.resolve(null)),
     wantRecording ? refresh.intervalMs : null,
     { key: `${clusterId}/${jobId}/${wantRecording}`, paused: refresh.paused, refreshSignal: refresh.refreshSignal },
   );
@@ -73,7 +78,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
   const graph = recorded ? recording.graph : (poll.data ?? null);
   // The diagnosis reads the history the engine keeps while this page is open: no extra request to the cluster.
   const [windowMs, setWindowMs] = useState(60_000);
-  const diagnosisPoll = usePolling<JobDiagnosis>(() => api.diagnoseJob(clusterId, jobId, windowMs), refresh.intervalMs, {
+  const diagnosisPoll = usePolling<JobDiagnosis>(() => diagnosisApi.diagnose(clusterId, jobId, windowMs), refresh.intervalMs, {
     key: `${clusterId}/${jobId}/${windowMs}`,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,

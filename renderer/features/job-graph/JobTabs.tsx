@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
 import type { JobDiagnosis } from '../../../engine/contracts/diagnosis';
-import type { JobGraph } from '../../../engine/contracts/engine-api';
+import type { JobGraph } from '../../../engine/contracts/jobs';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
 import { ErrorBoundary } from '../../components/ErrorBoundary';

@@ -1,5 +1,5 @@
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { JobGraph } from '../../../engine/contracts/engine-api';
+import type { JobGraph } from '../../../engine/contracts/jobs';
 import { formatMsPerSecond, formatRate } from '../../components/format';
 import { SortableHeader } from '../../components/SortableHeader';
 import { SpacerRow, useVirtualRows } from '../../components/useVirtualRows';

@@ -1,6 +1,6 @@
 import { Handle, NodeToolbar, Position, useStore, type Node, type NodeProps } from '@xyflow/react';
 import { memo, type ReactNode } from 'react';
-import type { VertexView } from '../../../engine/contracts/engine-api';
+import type { VertexView } from '../../../engine/contracts/jobs';
 import { formatMsPerSecond, formatRate } from '../../components/format';
 import { testIds } from '../../testIds';
 import { BACKPRESSURE_LABEL, paintVertex } from './colors';

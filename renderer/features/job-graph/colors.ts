@@ -1,4 +1,4 @@
-import type { BackpressureLevel, VertexView } from '../../../engine/contracts/engine-api';
+import type { BackpressureLevel, VertexView } from '../../../engine/contracts/jobs';
 
 /**
  * The vertex colour scheme of the Flink Web UI: idle blue → busy red by the busiest subtask's

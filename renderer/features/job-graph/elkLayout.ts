@@ -1,4 +1,4 @@
-import type { EdgeView } from '../../../engine/contracts/engine-api';
+import type { EdgeView } from '../../../engine/contracts/jobs';
 import { buildElkGraph, fallbackLayout, LARGE_GRAPH_LAYOUT_OPTIONS, readElkLayout, type GraphLayout, type LayoutVertex } from './layout';
 
 type ElkGraph = ReturnType<typeof buildElkGraph>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EdgeView, MetricAggregate, VertexView } from '../../../engine/contracts/engine-api';
+import type { EdgeView, MetricAggregate, VertexView } from '../../../engine/contracts/jobs';
 import { HOT_BUSY_MS_PER_SECOND, hottestVertex, markedHottest, upstreamOf } from './graphFocus';
 
 const aggregate = (max: number, avg = max): MetricAggregate => ({ min: 0, max, avg, sum: avg * 4 });

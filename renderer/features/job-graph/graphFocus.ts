@@ -1,4 +1,4 @@
-import type { EdgeView, VertexView } from '../../../engine/contracts/engine-api';
+import type { EdgeView, VertexView } from '../../../engine/contracts/jobs';
 
 /**
  * Which vertices the graph leads the eye to. Pure, so the choice is tested rather than eyeballed.

@@ -1,6 +1,6 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
-import type { EdgeView } from '../../../engine/contracts/engine-api';
+import type { EdgeView } from '../../../engine/contracts/jobs';
 import {
   VERTEX_HEIGHT,
   VERTEX_WIDTH,

@@ -1,5 +1,5 @@
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
-import type { EdgeView, VertexView } from '../../../engine/contracts/engine-api';
+import type { EdgeView, VertexView } from '../../../engine/contracts/jobs';
 
 /**
  * Layout input building and reading: pure, so the expensive ELK run happens only when the

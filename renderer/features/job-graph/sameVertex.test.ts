@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VertexView } from '../../../engine/contracts/engine-api';
+import type { VertexView } from '../../../engine/contracts/jobs';
 import { sameVertex } from './sameVertex';
 
 const vertex = (over: Partial<VertexView> = {}): VertexView => ({

@@ -1,4 +1,4 @@
-import type { MetricAggregate, VertexView } from '../../../engine/contracts/engine-api';
+import type { MetricAggregate, VertexView } from '../../../engine/contracts/jobs';
 
 /**
  * Whether a refresh changed nothing a vertex shows: the graph then keeps its node, and React Flow and the memoized

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { EdgeView } from '../../../engine/contracts/engine-api';
+import type { EdgeView } from '../../../engine/contracts/jobs';
 import { layoutJobGraph, prepareLayout } from './elkLayout';
 import { graphStructureKey, type GraphLayout, type LayoutVertex } from './layout';
 

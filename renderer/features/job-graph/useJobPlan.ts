@@ -1,6 +1,6 @@
-import type { JobPlan } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { JobPlan } from '../../../engine/contracts/jobs';
 import { usePolling } from '../../components/usePolling';
+import { useJobsApi } from '../jobs/api';
 
 /**
  * The job's plan, asked for once when the graph tab opens: one request that answers before the graph's per-vertex
@@ -8,6 +8,6 @@ import { usePolling } from '../../components/usePolling';
  * when it fails: the graph's own refresh then brings the structure, and says what went wrong.
  */
 export function useJobPlan(clusterId: string, jobId: string): JobPlan | null {
-  const { api } = useEngine();
-  return usePolling<JobPlan>(() => api.getJobPlan(clusterId, jobId), null, { key: `${clusterId}/${jobId}`, paused: false }).data ?? null;
+  const jobsApi = useJobsApi();
+  return usePolling<JobPlan>(() => jobsApi.plan(clusterId, jobId), null, { key: `${clusterId}/${jobId}`, paused: false }).data ?? null;
 }

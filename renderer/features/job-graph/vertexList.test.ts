@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricAggregate, VertexView } from '../../../engine/contracts/engine-api';
+import type { MetricAggregate, VertexView } from '../../../engine/contracts/jobs';
 import { DEFAULT_VERTEX_SORT, filterVertices, nextVertexSort, sortVertices, toVertexRows } from './vertexList';
 
 const aggregate = (max: number): MetricAggregate => ({ min: 0, max, avg: max / 2, sum: max * 2 });

@@ -1,4 +1,4 @@
-import type { BackpressureLevel, VertexView } from '../../../engine/contracts/engine-api';
+import type { BackpressureLevel, VertexView } from '../../../engine/contracts/jobs';
 
 /**
  * The vertex list beside the graph (what the Flink Web UI lists under its graph): one row per vertex with the figures

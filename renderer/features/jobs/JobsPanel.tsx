@@ -1,6 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { JobSummary } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { JobSummary } from '../../../engine/contracts/jobs';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';
@@ -12,6 +11,7 @@ import { useNow } from '../../components/useNow';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { filterJobs, liveDuration, sortJobs } from './jobs';
+import { useJobsApi } from './api';
 
 export function JobsPanel({
   clusterId,
@@ -22,8 +22,8 @@ export function JobsPanel({
   refresh: ClusterRefresh;
   onNavigate: (route: Route) => void;
 }): ReactNode {
-  const { api } = useEngine();
-  const poll = usePolling<JobSummary[]>(() => api.listJobs(clusterId), refresh.intervalMs, {
+  const jobsApi = useJobsApi();
+  const poll = usePolling<JobSummary[]>(() => jobsApi.list(clusterId), refresh.intervalMs, {
     key: clusterId,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobSummary } from '../../../engine/contracts/engine-api';
+import type { JobSummary } from '../../../engine/contracts/jobs';
 import { filterJobs, liveDuration, sortJobs } from './jobs';
 
 const job = (over: Partial<JobSummary>): JobSummary => ({

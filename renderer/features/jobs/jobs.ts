@@ -1,4 +1,4 @@
-import type { JobSummary } from '../../../engine/contracts/engine-api';
+import type { JobSummary } from '../../../engine/contracts/jobs';
 
 const TERMINAL = new Set(['FINISHED', 'CANCELED', 'CANCELLED', 'FAILED', 'SUSPENDED']);
 

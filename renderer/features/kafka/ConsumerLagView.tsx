@@ -1,6 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import type { ConsumerLagView as Lag, LagPoint } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ConsumerLagView as Lag, LagPoint } from '../../../engine/contracts/kafka';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { formatCount, formatInterval } from '../../components/format';
@@ -8,6 +7,7 @@ import { Freshness } from '../../components/Freshness';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { LagChart } from './LagChart';
+import { useKafkaApi } from './api';
 
 /** How far back the trend chart reads the lag history. */
 const TREND_WINDOW_MS = 30 * 60_000;
@@ -17,9 +17,9 @@ const TREND_WINDOW_MS = 30 * 60_000;
  * ("no committed offset" where the group never committed), the total beside the job's own pendingRecords, and the trend.
  */
 export function ConsumerLagView({ clusterId, jobId, groupId, topics, checkpointIntervalMs, refresh }: { clusterId: string; jobId: string; groupId: string; topics: string[]; checkpointIntervalMs: number | null; refresh: ClusterRefresh }): ReactNode {
-  const { api } = useEngine();
+  const kafkaApi = useKafkaApi();
   const key = `${clusterId}/${groupId}/${topics.join(',')}`;
-  const poll = usePolling<Lag>(() => api.getConsumerLag(clusterId, { groupId, ...(topics.length > 0 ? { topics } : {}), jobId }), refresh.intervalMs, {
+  const poll = usePolling<Lag>(() => kafkaApi.consumerLag(clusterId, { groupId, ...(topics.length > 0 ? { topics } : {}), jobId }), refresh.intervalMs, {
     key,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,
@@ -29,11 +29,11 @@ export function ConsumerLagView({ clusterId, jobId, groupId, topics, checkpointI
   useEffect(() => {
     if (!poll.updatedAt) return;
     let live = true;
-    api.getLagHistory(clusterId, groupId, Date.now() - TREND_WINDOW_MS).then((points) => live && setHistory(points), () => {});
+    kafkaApi.lagHistory(clusterId, groupId, Date.now() - TREND_WINDOW_MS).then((points) => live && setHistory(points), () => {});
     return () => {
       live = false;
     };
-  }, [api, clusterId, groupId, poll.updatedAt]);
+  }, [kafkaApi, clusterId, groupId, poll.updatedAt]);
 
   return (
     <div className="kafka-lag" data-testid={testIds.kafka.lag}>

@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { ErrorInfo, HotKeySample } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { HotKeySample } from '../../../engine/contracts/kafka';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
 import { formatCount, formatRate } from '../../components/format';
 import { testIds } from '../../testIds';
 import type { KeyedVertex } from './keyedVertices';
+import { useKafkaApi } from './api';
 
 /**
  * Hot keys on demand: reads the last N seconds of the topic (never in the job's group, nothing committed), keys each
@@ -13,7 +14,7 @@ import type { KeyedVertex } from './keyedVertices';
  * group and the subtask each lands on at its current parallelism (Flink's assignment).
  */
 export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex }: { clusterId: string; defaultTopic: string; vertices: KeyedVertex[]; defaultVertex: KeyedVertex | null }): ReactNode {
-  const { api } = useEngine();
+  const kafkaApi = useKafkaApi();
   const id = useId();
   const [topic, setTopic] = useState(defaultTopic);
   const [keyPath, setKeyPath] = useState('tenant_id');
@@ -36,7 +37,7 @@ export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex }
     setFailure(null);
     try {
       setSample(
-        await api.sampleHotKeys(clusterId, {
+        await kafkaApi.sampleHotKeys(clusterId, {
           topic: topic.trim(),
           keyPath: keyPath.trim(),
           seconds: secs,

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import type { ErrorInfo, JobGraph, KafkaSettingsView, KafkaSourceInfo } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { JobGraph } from '../../../engine/contracts/jobs';
+import type { KafkaSettingsView, KafkaSourceInfo } from '../../../engine/contracts/kafka';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
@@ -10,6 +11,7 @@ import { ConsumerLagView } from './ConsumerLagView';
 import { HotKeysView } from './HotKeysView';
 import { KafkaSettingsForm } from './KafkaSettingsForm';
 import { defaultKeyedVertex, keyedVertices } from './keyedVertices';
+import { useKafkaApi } from './api';
 
 type Settings = { state: 'loading' } | { state: 'failed'; error: ErrorInfo } | { state: 'ready'; view: KafkaSettingsView | null };
 
@@ -19,18 +21,18 @@ type Settings = { state: 'loading' } | { state: 'failed'; error: ErrorInfo } | {
  * metrics, the job's configuration); the user names them where it does not.
  */
 export function KafkaPanel({ clusterId, jobId, graph, refresh }: { clusterId: string; jobId: string; graph: JobGraph | null; refresh: ClusterRefresh }): ReactNode {
-  const { api } = useEngine();
+  const kafkaApi = useKafkaApi();
   const [settings, setSettings] = useState<Settings>({ state: 'loading' });
   const [editing, setEditing] = useState(false);
   const [source, setSource] = useState<KafkaSourceInfo | null>(null);
   const [target, setTarget] = useState<{ groupId: string; topic: string } | null>(null);
 
   const load = useCallback(() => {
-    api.getKafkaSettings(clusterId).then(
+    kafkaApi.settings(clusterId).then(
       (view) => setSettings({ state: 'ready', view }),
       (error: unknown) => setSettings({ state: 'failed', error: toErrorInfo(error) }),
     );
-  }, [api, clusterId]);
+  }, [kafkaApi, clusterId]);
   useEffect(load, [load]);
 
   const connected = settings.state === 'ready' && settings.view !== null;
@@ -40,7 +42,7 @@ export function KafkaPanel({ clusterId, jobId, graph, refresh }: { clusterId: st
     setSource(null);
     setTarget(null);
     if (!connected) return;
-    api.getKafkaSource(clusterId, jobId).then(
+    kafkaApi.source(clusterId, jobId).then(
       (info) => {
         if (!live) return;
         setSource(info);
@@ -51,7 +53,7 @@ export function KafkaPanel({ clusterId, jobId, graph, refresh }: { clusterId: st
     return () => {
       live = false;
     };
-  }, [api, clusterId, jobId, connected]);
+  }, [kafkaApi, clusterId, jobId, connected]);
 
   const vertices = useMemo(() => (graph ? keyedVertices(graph) : []), [graph]);
   const view = settings.state === 'ready' ? settings.view : null;

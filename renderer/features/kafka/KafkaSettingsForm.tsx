@@ -1,17 +1,20 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { ErrorInfo, KafkaSettingsView } from '../../../engine/contracts/engine-api';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { KafkaSettingsView } from '../../../engine/contracts/kafka';
 import { useEngine } from '../../app/engine';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
 import { testIds } from '../../testIds';
 import { emptyKafkaForm, kafkaSettingsToForm, toKafkaSettingsInput, validateKafkaForm, type KafkaFieldErrors, type KafkaFormField, type KafkaFormValues } from './kafkaForm';
+import { useKafkaApi } from './api';
 
 /**
  * The cluster's Kafka connection: bootstrap servers, TLS (custom CA), SASL, client id. The engine checks the brokers
  * before saving and refuses settings that cannot connect, with the reason inline; every field keeps what was typed.
  */
 export function KafkaSettingsForm({ clusterId, saved, onSaved, onCancel }: { clusterId: string; saved: KafkaSettingsView | null; onSaved: (view: KafkaSettingsView) => void; onCancel?: () => void }): ReactNode {
-  const { api, appInfo } = useEngine();
+  const { appInfo } = useEngine();
+  const kafkaApi = useKafkaApi();
   const [values, setValues] = useState<KafkaFormValues>(() => (saved ? kafkaSettingsToForm(saved) : emptyKafkaForm()));
   const [errors, setErrors] = useState<KafkaFieldErrors>({});
   const [busy, setBusy] = useState(false);
@@ -30,7 +33,7 @@ export function KafkaSettingsForm({ clusterId, saved, onSaved, onCancel }: { clu
     setBusy(true);
     setFailure(null);
     try {
-      onSaved(await api.saveKafkaSettings(clusterId, toKafkaSettingsInput(values)));
+      onSaved(await kafkaApi.saveSettings(clusterId, toKafkaSettingsInput(values)));
     } catch (error) {
       setFailure(toErrorInfo(error));
     } finally {

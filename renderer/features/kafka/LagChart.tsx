@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { LagPoint } from '../../../engine/contracts/engine-api';
+import type { LagPoint } from '../../../engine/contracts/kafka';
 import { formatCount, formatTimestamp } from '../../components/format';
 import { testIds } from '../../testIds';
 

@@ -1,4 +1,4 @@
-import type { KafkaSaslMechanism, KafkaSettingsInput, KafkaSettingsView } from '../../../engine/contracts/engine-api';
+import type { KafkaSaslMechanism, KafkaSettingsInput, KafkaSettingsView } from '../../../engine/contracts/kafka';
 
 /** What the Kafka settings form holds (strings, as typed). */
 export interface KafkaFormValues {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobGraph, VertexView } from '../../../engine/contracts/engine-api';
+import type { JobGraph, VertexView } from '../../../engine/contracts/jobs';
 import { defaultKeyedVertex, keyedVertices } from './keyedVertices';
 
 const vertex = (id: string, parallelism: number, busySkew: number | null, maxParallelism: number | null = 128): VertexView => ({

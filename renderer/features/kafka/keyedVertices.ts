@@ -1,4 +1,4 @@
-import type { JobGraph, VertexView } from '../../../engine/contracts/engine-api';
+import type { JobGraph, VertexView } from '../../../engine/contracts/jobs';
 
 /** A vertex that reads a keyed (HASH) input: where a key's key group decides the subtask. */
 export interface KeyedVertex {

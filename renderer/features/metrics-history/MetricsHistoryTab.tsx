@@ -1,7 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { HistoryMarker, JobMetricsHistory, VertexMetricSeries } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { HistoryMarker, JobMetricsHistory, VertexMetricSeries } from '../../../engine/contracts/history';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
@@ -9,6 +8,7 @@ import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import type { JobTabProps } from '../job-graph/JobTabs';
 import { METRIC_WINDOWS, clockTime, metricWindow, type MetricWindowId } from './windows';
+import { useHistoryApi } from '../history/api';
 
 /** Vertices charted before "show all": the busiest first. */
 const FIRST_VERTICES = 12;
@@ -24,13 +24,13 @@ const LINES = [
  * gaps in the samples drawn as gaps (shaded), restarts and JobManager failovers marked.
  */
 export function MetricsHistoryTab({ clusterId, jobId, refresh }: JobTabProps): ReactNode {
-  const { api } = useEngine();
+  const historyApi = useHistoryApi();
   const [windowId, setWindowId] = useState<MetricWindowId>('live');
   const [anchoredAt, setAnchoredAt] = useState<number>(() => Date.now());
   const [showAll, setShowAll] = useState(false);
   const window = metricWindow(windowId);
   const poll = usePolling<JobMetricsHistory>(
-    () => api.getJobMetricsHistory(clusterId, jobId, window.ms, window.follows ? null : anchoredAt),
+    () => historyApi.metrics(clusterId, jobId, window.ms, window.follows ? undefined : anchoredAt),
     window.follows ? refresh.intervalMs : null,
     { key: `${clusterId}/${jobId}/${windowId}/${window.follows ? 'live' : anchoredAt}`, paused: refresh.paused, refreshSignal: refresh.refreshSignal },
   );

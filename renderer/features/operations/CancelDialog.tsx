@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { JournalEntry, OperationsContext } from '../../../engine/contracts/engine-api';
+import type { JournalEntry, OperationsContext } from '../../../engine/contracts/operations';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { testIds } from '../../testIds';
 import { useStartOperation } from './useStartOperation';

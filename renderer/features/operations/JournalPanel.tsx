@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import type { ErrorInfo, JournalEntry, JournalFilter, OperationKind, OperationState } from '../../../engine/contracts/engine-api';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { JournalEntry, JournalFilter, OperationKind, OperationState } from '../../../engine/contracts/operations';
 import { flinkSpelling } from '../../../engine/contracts/flink-path';
-import { useEngine } from '../../app/engine';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { hrefFor } from '../../app/useHashRoute';
 import { ErrorBanner, PollErrorBanner } from '../../components/ErrorBanner';
@@ -13,6 +13,7 @@ import { testIds } from '../../testIds';
 import { saveExport } from './download';
 import { RescaleOutcomeView } from './RescaleOutcomeView';
 import { isOpen, KIND_LABEL, STATE_LABEL, stateTone, summary } from './operations';
+import { useOperationsApi } from './api';
 
 /** The operations journal of a job or a cluster: filterable, exportable as CSV or JSON. */
 export function JournalPanel({
@@ -27,13 +28,13 @@ export function JournalPanel({
   /** Bumped when an operation started or moved on here: read the journal now. */
   reloadSignal?: number;
 }): ReactNode {
-  const { api } = useEngine();
+  const operationsApi = useOperationsApi();
   const [kind, setKind] = useState<OperationKind | ''>('');
   const [state, setState] = useState<OperationState | ''>('');
   const [text, setText] = useState('');
   const [exportError, setExportError] = useState<ErrorInfo | null>(null);
   const filter: JournalFilter = { clusterId, ...(jobId ? { jobId } : {}), ...(kind ? { kind } : {}), ...(state ? { state } : {}), ...(text.trim() ? { text: text.trim() } : {}) };
-  const poll = usePolling<JournalEntry[]>(() => api.listJournal(filter), refresh.intervalMs === null ? null : Math.min(refresh.intervalMs, 5_000), {
+  const poll = usePolling<JournalEntry[]>(() => operationsApi.journal(filter), refresh.intervalMs === null ? null : Math.min(refresh.intervalMs, 5_000), {
     key: JSON.stringify(filter),
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal + reloadSignal,
@@ -42,7 +43,7 @@ export function JournalPanel({
   const onExport = async (format: 'csv' | 'json') => {
     setExportError(null);
     try {
-      saveExport(await api.exportJournal(filter, format));
+      saveExport(await operationsApi.exportJournal(filter, format));
     } catch (e) {
       setExportError(toErrorInfo(e));
     }

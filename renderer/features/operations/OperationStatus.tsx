@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { JournalEntry, SavepointProgress } from '../../../engine/contracts/engine-api';
+import type { JournalEntry, SavepointProgress } from '../../../engine/contracts/operations';
 import { hrefFor } from '../../app/useHashRoute';
 import { formatDuration, formatTimestamp } from '../../components/format';
 import { useNow } from '../../components/useNow';

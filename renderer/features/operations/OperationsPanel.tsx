@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ErrorInfo, JournalEntry, OperationKind, OperationsContext } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { JournalEntry, OperationKind, OperationsContext } from '../../../engine/contracts/operations';
 import { useHashRoute } from '../../app/useHashRoute';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { ErrorBanner, PollErrorBanner } from '../../components/ErrorBanner';
@@ -16,6 +16,7 @@ import { RescaleOutcomeView } from './RescaleOutcomeView';
 import { ResubmitDialog } from './ResubmitDialog';
 import { SavepointDialog } from './SavepointDialog';
 import { useJournalEntry } from './useStartOperation';
+import { useOperationsApi } from './api';
 
 const ACTIONS: Array<{ kind: OperationKind; label: string; needsRunning: boolean }> = [
   { kind: 'savepoint', label: 'Savepoint…', needsRunning: true },
@@ -56,7 +57,7 @@ export function OperationsPanel({
   /** An operation started here, or its entry changed state. */
   onJournalChanged: () => void;
 }): ReactNode {
-  const { api } = useEngine();
+  const operationsApi = useOperationsApi();
   const [tracked, setTracked] = useState<JournalEntry | null>(null);
   const entry = useJournalEntry(tracked);
   const [action, setAction] = useState<OperationKind | null>(null);
@@ -64,7 +65,7 @@ export function OperationsPanel({
   const [contextError, setContextError] = useState<ErrorInfo | null>(null);
   const mine = entry !== null && isOpen(entry);
   // Open operations of this job started elsewhere (another window, the CLI): read from the journal, not the cluster.
-  const journal = usePolling<JournalEntry[]>(() => api.listJournal({ clusterId, jobId, limit: 20 }), mine ? null : refresh.intervalMs === null ? 5_000 : Math.min(refresh.intervalMs, 5_000), {
+  const journal = usePolling<JournalEntry[]>(() => operationsApi.journal({ clusterId, jobId, limit: 20 }), mine ? null : refresh.intervalMs === null ? 5_000 : Math.min(refresh.intervalMs, 5_000), {
     key: `${clusterId}/${jobId}`,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,
@@ -104,14 +105,14 @@ export function OperationsPanel({
     let live = true;
     setContext(null);
     setContextError(null);
-    api.getOperationsContext(clusterId, jobId).then(
+    operationsApi.context(clusterId, jobId).then(
       (c) => live && setContext(c),
       (e: unknown) => live && setContextError(toErrorInfo(e)),
     );
     return () => {
       live = false;
     };
-  }, [api, clusterId, jobId, openAction]);
+  }, [operationsApi, clusterId, jobId, openAction]);
 
   const onStarted = (started: JournalEntry) => {
     setTracked(started);

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import type { ErrorInfo, JarProgram, JournalEntry, OperationsContext, RescalePlan } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { JarProgram, JournalEntry, OperationsContext } from '../../../engine/contracts/operations';
+import type { RescalePlan } from '../../../engine/contracts/rescale';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
 import { testIds } from '../../testIds';
@@ -8,13 +9,14 @@ import { parseHotKeys } from './operations';
 import { ProgramFields } from './ResubmitDialog';
 import { RescalePlanView } from './RescalePlanView';
 import { useStartOperation } from './useStartOperation';
+import { useOperationsApi } from './api';
 
 /**
  * Rescale: a parallelism (for the whole job, or one vertex on the adaptive scheduler) and the hot keys you know of;
  * then the plan (the predicted per-subtask load of every keyed vertex), then the confirmation.
  */
 export function RescaleDialog({ context, onStarted, onClose }: { context: OperationsContext; onStarted: (entry: JournalEntry) => void; onClose: () => void }): ReactNode {
-  const { api } = useEngine();
+  const operationsApi = useOperationsApi();
   const current = Math.max(...context.vertices.map((v) => v.parallelism));
   const [parallelism, setParallelism] = useState(String(current));
   const [vertexId, setVertexId] = useState('');
@@ -43,7 +45,7 @@ export function RescaleDialog({ context, onStarted, onClose }: { context: Operat
     setPlanError(null);
     setPlan(null);
     try {
-      setPlan(await api.planRescale(context.clusterId, context.jobId, request));
+      setPlan(await operationsApi.planRescale(context.clusterId, context.jobId, request));
     } catch (e) {
       setPlanError(toErrorInfo(e));
     } finally {

@@ -1,15 +1,17 @@
 import { useState, type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { ErrorInfo, JournalEntry, RescaleOutcome } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { JournalEntry } from '../../../engine/contracts/operations';
+import type { RescaleOutcome } from '../../../engine/contracts/rescale';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
 import { formatRate, formatTimestamp } from '../../components/format';
 import { testIds } from '../../testIds';
+import { useOperationsApi } from './api';
 
 /** After a rescale: the plan's prediction beside the load the job carries now, per keyed vertex and subtask. */
 export function RescaleOutcomeView({ entry }: { entry: JournalEntry }): ReactNode {
-  const { api } = useEngine();
+  const operationsApi = useOperationsApi();
   const [outcome, setOutcome] = useState<RescaleOutcome | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -19,7 +21,7 @@ export function RescaleOutcomeView({ entry }: { entry: JournalEntry }): ReactNod
     setLoading(true);
     setError(null);
     try {
-      setOutcome(await api.getRescaleOutcome(entry.id));
+      setOutcome(await operationsApi.rescaleOutcome(entry.id));
     } catch (e) {
       setError(toErrorInfo(e));
     } finally {

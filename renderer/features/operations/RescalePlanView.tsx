@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { RescalePlan, VertexRescalePlan } from '../../../engine/contracts/engine-api';
+import type { RescalePlan, VertexRescalePlan } from '../../../engine/contracts/rescale';
 import { formatRate, formatTimestamp } from '../../components/format';
 import { testIds } from '../../testIds';
 

@@ -1,12 +1,14 @@
 import { useState, type ReactNode } from 'react';
-import type { ErrorInfo, JarProgram, JournalEntry, OperationsContext, ResubmitPlan } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { ResubmitPlan } from '../../../engine/contracts/job-shape';
+import type { JarProgram, JournalEntry, OperationsContext } from '../../../engine/contracts/operations';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
 import { testIds } from '../../testIds';
 import { joinArguments, splitArguments } from './operations';
 import { ResubmitPlanView } from './ResubmitPlanView';
 import { useStartOperation } from './useStartOperation';
+import { useOperationsApi } from './api';
 
 /** The program fields (jar, entry class, arguments), shared by resubmit and a rescale through a savepoint. */
 export function ProgramFields({ context, program, onChange }: { context: OperationsContext; program: JarProgram | null; onChange: (p: JarProgram | null) => void }): ReactNode {
@@ -81,7 +83,7 @@ export function ResubmitDialog({
   onStarted: (entry: JournalEntry) => void;
   onClose: () => void;
 }): ReactNode {
-  const { api } = useEngine();
+  const operationsApi = useOperationsApi();
   const [program, setProgram] = useState<JarProgram | null>(context.resubmitDefaults.program);
   const [path, setPath] = useState(savepointPath);
   // The stopped run's own default: operators that set their own parallelism keep it.
@@ -121,7 +123,7 @@ export function ResubmitDialog({
     setPlanError(null);
     setAcceptChanges(false);
     try {
-      setPlan(await api.planResubmit(request()));
+      setPlan(await operationsApi.planResubmit(request()));
     } catch (e) {
       setPlanError(toErrorInfo(e));
     } finally {

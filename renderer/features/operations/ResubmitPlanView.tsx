@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ResubmitPlan, VertexShape } from '../../../engine/contracts/engine-api';
+import type { ResubmitPlan, VertexShape } from '../../../engine/contracts/job-shape';
 import { testIds } from '../../testIds';
 
 /**

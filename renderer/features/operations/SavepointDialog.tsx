@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { JournalEntry, OperationsContext, SavepointFormat } from '../../../engine/contracts/engine-api';
+import type { JournalEntry, OperationsContext, SavepointFormat } from '../../../engine/contracts/operations';
 import { flinkSpelling } from '../../../engine/contracts/flink-path';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { testIds } from '../../testIds';

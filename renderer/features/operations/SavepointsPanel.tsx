@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import type { SavepointListing } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { SavepointListing } from '../../../engine/contracts/operations';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { hrefFor } from '../../app/useHashRoute';
 import { PollErrorBanner } from '../../components/ErrorBanner';
@@ -8,6 +7,7 @@ import { formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
+import { useOperationsApi } from './api';
 
 /**
  * The job's savepoints and those of the runs it was resubmitted from: path, time, format, and the run it came from.
@@ -28,8 +28,8 @@ export function SavepointsPanel({
   reloadSignal: number;
   onResubmitFrom: (path: string) => void;
 }): ReactNode {
-  const { api } = useEngine();
-  const poll = usePolling<SavepointListing[]>(() => api.listSavepoints(clusterId, jobId), null, {
+  const operationsApi = useOperationsApi();
+  const poll = usePolling<SavepointListing[]>(() => operationsApi.savepoints(clusterId, jobId), null, {
     key: `${clusterId}/${jobId}`,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal + reloadSignal,

@@ -1,4 +1,4 @@
-import type { JournalExport } from '../../../engine/contracts/engine-api';
+import type { JournalExport } from '../../../engine/contracts/operations';
 
 /**
  * Saves an export where the user gets it. In the browser (web mode): a download. The desktop shell's save dialog

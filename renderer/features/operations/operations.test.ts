@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../../engine/contracts/engine-api';
+import type { JournalEntry } from '../../../engine/contracts/operations';
 import { joinArguments, newTriggerId, parseHotKeys, splitArguments, summary } from './operations';
 
 describe('operations helpers', () => {

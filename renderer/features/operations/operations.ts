@@ -1,4 +1,4 @@
-import type { JournalEntry, OperationKind, OperationState } from '../../../engine/contracts/engine-api';
+import type { JournalEntry, OperationKind, OperationState } from '../../../engine/contracts/operations';
 
 /** Pure helpers of the Operations area: words, tones and input parsing, shared by its components and tested alone. */
 

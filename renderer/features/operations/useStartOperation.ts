@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ErrorInfo, JournalEntry, OperationRequest } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
+import type { JournalEntry, OperationRequest } from '../../../engine/contracts/operations';
 import { toErrorInfo } from '../../components/errors';
 import { isOpen, newTriggerId } from './operations';
+import { useOperationsApi } from './api';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** A request of any kind, without the trigger id this hook adds. */
@@ -17,7 +18,7 @@ export function useStartOperation(): {
   starting: boolean;
   error: ErrorInfo | null;
 } {
-  const { api } = useEngine();
+  const operationsApi = useOperationsApi();
   const [triggerId] = useState(() => newTriggerId());
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -30,7 +31,7 @@ export function useStartOperation(): {
     setStarting(true);
     setError(null);
     try {
-      return await api.startOperation({ ...request, triggerId } as OperationRequest);
+      return await operationsApi.start({ ...request, triggerId } as OperationRequest);
     } catch (e) {
       setError(toErrorInfo(e));
       return null;
@@ -47,7 +48,7 @@ export const FOLLOW_DELAYS_MS = [250, 250, 500, 1000];
 
 /** Follows a journal entry while it is open, then stops. */
 export function useJournalEntry(initial: JournalEntry | null): JournalEntry | null {
-  const { api } = useEngine();
+  const operationsApi = useOperationsApi();
   const [entry, setEntry] = useState(initial);
   useEffect(() => setEntry(initial), [initial]);
   const id = entry?.id;
@@ -58,7 +59,7 @@ export function useJournalEntry(initial: JournalEntry | null): JournalEntry | nu
     let timer: number | undefined;
     const follow = (n: number) => {
       timer = window.setTimeout(() => {
-        api.getJournalEntry(id).then(
+        operationsApi.journalEntry(id).then(
           (next) => {
             if (!live) return;
             if (next) setEntry(next);
@@ -73,6 +74,6 @@ export function useJournalEntry(initial: JournalEntry | null): JournalEntry | nu
       live = false;
       window.clearTimeout(timer);
     };
-  }, [api, id, open]);
+  }, [operationsApi, id, open]);
   return entry;
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ClusterConfig } from '../../../engine/contracts/engine-api';
+import type { ClusterConfig } from '../../../engine/contracts/clusters';
 import { useClusterRefresh } from '../../app/refreshSettings';
 import type { Route } from '../../app/route';
 import { hrefFor } from '../../app/useHashRoute';

@@ -1,16 +1,16 @@
 import { useEffect, type ReactNode } from 'react';
-import type { ClusterOverview } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { ClusterOverview } from '../../../engine/contracts/clusters';
 import { refreshSettings, type ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
+import { useClustersApi } from '../clusters/api';
 
 /** Version, TaskManagers, slots and jobs by state; teaches the page the cluster's refresh floor. */
 export function OverviewPanel({ clusterId, refresh }: { clusterId: string; refresh: ClusterRefresh }): ReactNode {
-  const { api } = useEngine();
-  const poll = usePolling<ClusterOverview>(() => api.getClusterOverview(clusterId), refresh.intervalMs, {
+  const clustersApi = useClustersApi();
+  const poll = usePolling<ClusterOverview>(() => clustersApi.overview(clusterId), refresh.intervalMs, {
     key: clusterId,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,

@@ -1,17 +1,17 @@
 import { useEffect } from 'react';
-import { useEngine } from '../../app/engine';
 import { refreshSettings } from '../../app/refreshSettings';
+import { useClustersApi } from '../clusters/api';
 
 /**
  * Pages other than the overview (a job opened straight from a link) need the cluster's refresh floor
  * too: ask for the overview once when it is not known. Until then the conservative fallback applies.
  */
 export function useClusterFloor(clusterId: string, knownMinMs: number | null): void {
-  const { api } = useEngine();
+  const clustersApi = useClustersApi();
   useEffect(() => {
     if (knownMinMs != null) return;
     let live = true;
-    api.getClusterOverview(clusterId).then(
+    clustersApi.overview(clusterId).then(
       (overview) => {
         if (live) refreshSettings.learnMin(clusterId, overview.minRefreshIntervalMs);
       },
@@ -22,5 +22,5 @@ export function useClusterFloor(clusterId: string, knownMinMs: number | null): v
     return () => {
       live = false;
     };
-  }, [api, clusterId, knownMinMs]);
+  }, [clustersApi, clusterId, knownMinMs]);
 }

@@ -1,6 +1,5 @@
 import { useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { VertexSubtasks } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { VertexSubtasks } from '../../../engine/contracts/jobs';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { isNotFound } from '../../components/errors';
@@ -15,6 +14,7 @@ import type { SubtaskTableRow } from './subtaskColumns';
 import { INITIAL_RATE_STATE, nextRateState, type RateState } from './subtaskRates';
 import { nextTableRows, sameDayNow } from './subtaskRows';
 import { SubtasksTable } from './SubtasksTable';
+import { useJobsApi } from '../jobs/api';
 
 /** A vertex's subtasks, polled while open; closing the panel unmounts it and its polling stops. */
 export function SubtasksPanel({
@@ -38,8 +38,8 @@ export function SubtasksPanel({
   /** A subtask to mark (and scroll to) in the table. */
   markedSubtask?: number | null;
 }): ReactNode {
-  const { api } = useEngine();
-  const poll = usePolling<VertexSubtasks>(() => api.getVertexSubtasks(clusterId, jobId, vertexId), refresh.intervalMs, {
+  const jobsApi = useJobsApi();
+  const poll = usePolling<VertexSubtasks>(() => jobsApi.subtasks(clusterId, jobId, vertexId), refresh.intervalMs, {
     key: `${clusterId}/${jobId}/${vertexId}`,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/engine-api';
+import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/jobs';
 import { sortSubtasks } from './sortSubtasks';
 import { SUBTASK_COLUMNS, type SubtaskTableRow } from './subtaskColumns';
 import { INITIAL_RATE_STATE, nextRateState } from './subtaskRates';

@@ -1,4 +1,4 @@
-import type { SubtaskRow } from '../../../engine/contracts/engine-api';
+import type { SubtaskRow } from '../../../engine/contracts/jobs';
 
 /**
  * The subtasks a query keeps: a number is a subtask index ("2916"); words match the status, the back-pressure level,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubtaskRow } from '../../../engine/contracts/engine-api';
+import type { SubtaskRow } from '../../../engine/contracts/jobs';
 import { nextSort, sortSubtasks } from './sortSubtasks';
 
 const row = (index: number, over: Partial<SubtaskRow> = {}): SubtaskRow => ({

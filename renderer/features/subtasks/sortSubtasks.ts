@@ -1,4 +1,4 @@
-import type { SubtaskRow } from '../../../engine/contracts/engine-api';
+import type { SubtaskRow } from '../../../engine/contracts/jobs';
 
 export type SubtaskColumn =
   | 'index'

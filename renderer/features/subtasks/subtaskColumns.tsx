@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { SubtaskRow } from '../../../engine/contracts/engine-api';
+import type { SubtaskRow } from '../../../engine/contracts/jobs';
 import { DASH, formatBytes, formatCount, formatMsPerSecond, formatTimestamp, formatWatermark } from '../../components/format';
 import { StateBadge } from '../../components/StateBadge';
 import { BACKPRESSURE_LABEL } from '../job-graph/colors';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/engine-api';
+import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/jobs';
 import { INITIAL_RATE_STATE, nextRateState, ratesBetween } from './subtaskRates';
 
 function row(index: number, patch: Partial<SubtaskRow> = {}): SubtaskRow {

@@ -1,4 +1,4 @@
-import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/engine-api';
+import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/jobs';
 
 /**
  * Per-subtask rates from two consecutive refreshes of the subtasks table, computed here in the renderer: the table's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubtaskRow } from '../../../engine/contracts/engine-api';
+import type { SubtaskRow } from '../../../engine/contracts/jobs';
 import type { SubtaskTableRow } from './subtaskColumns';
 import { nextTableRows, sameDayNow } from './subtaskRows';
 import type { SubtaskRates } from './subtaskRates';

@@ -1,4 +1,4 @@
-import type { SubtaskRow } from '../../../engine/contracts/engine-api';
+import type { SubtaskRow } from '../../../engine/contracts/jobs';
 import { formatTimestamp } from '../../components/format';
 import type { SubtaskTableRow } from './subtaskColumns';
 import type { SubtaskRates } from './subtaskRates';

@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
-import type { ErrorInfo, TaskManagerView } from '../../../engine/contracts/engine-api';
-import { useEngine } from '../../app/engine';
+import type { TaskManagerView } from '../../../engine/contracts/clusters';
+import type { ErrorInfo } from '../../../engine/contracts/errors';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { ErrorBanner, PollErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
@@ -9,14 +9,15 @@ import { Panel } from '../../components/Panel';
 import { useNow } from '../../components/useNow';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
+import { useClustersApi } from '../clusters/api';
 
 /**
  * The cluster's TaskManagers. On the bundled local engine each can be killed, to rehearse a machine loss: the jobs
  * with tasks on it fail over through their restart strategy, exactly as on Flink.
  */
 export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: string; canKill: boolean; refresh: ClusterRefresh }): ReactNode {
-  const { api } = useEngine();
-  const poll = usePolling<TaskManagerView[]>(() => api.listTaskManagers(clusterId), refresh.intervalMs, {
+  const clustersApi = useClustersApi();
+  const poll = usePolling<TaskManagerView[]>(() => clustersApi.taskManagers(clusterId), refresh.intervalMs, {
     key: clusterId,
     paused: refresh.paused,
     refreshSignal: refresh.refreshSignal,
@@ -151,7 +152,7 @@ function KillTaskManager({
   taskManager: TaskManagerView;
   onKilled: (message: string) => void;
 }): ReactNode {
-  const { api } = useEngine();
+  const clustersApi = useClustersApi();
   const [confirming, setConfirming] = useState(false);
   const [killing, setKilling] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -165,7 +166,7 @@ function KillTaskManager({
     setKilling(true);
     setError(null);
     try {
-      const { message } = await api.killTaskManager(clusterId, taskManager.id);
+      const { message } = await clustersApi.killTaskManager(clusterId, taskManager.id);
       setConfirming(false);
       onKilled(message);
     } catch (e) {

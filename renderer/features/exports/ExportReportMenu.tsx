@@ -1,10 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { askNotificationPermissionOnce } from '../../api/shell-client';
-import { useEngine } from '../../app/engine';
 import { notifyWhenDone } from '../../app/notifyWhenDone';
 import { appShell } from '../../app/shell';
 import { testIds } from '../../testIds';
 import { WINDOWS } from '../diagnosis/format';
+import { useExportsApi } from './api';
 
 const FORMATS = [
   { id: 'html', label: 'HTML (to read and print)' },
@@ -18,7 +18,7 @@ const FORMATS = [
  * while the page is open: a save dialog on the desktop, a download in web mode. The window starts as the diagnosis's.
  */
 export function ExportReportMenu({ clusterId, jobId, windowMs }: { clusterId: string; jobId: string; windowMs: number }): ReactNode {
-  const { api } = useEngine();
+  const exportsApi = useExportsApi();
   const [format, setFormat] = useState<string>('html');
   const [windowChoice, setWindowChoice] = useState<number | null>(null);
   const [busy, setBusy] = useState<'report' | 'bundle' | null>(null);
@@ -30,8 +30,8 @@ export function ExportReportMenu({ clusterId, jobId, windowMs }: { clusterId: st
     setBusy(kind);
     const work =
       kind === 'report'
-        ? api.exportSkewReport(clusterId, jobId, { windowMs: chosenWindow, format }).then(async (file) => ({ name: file.suggestedName, saved: await appShell().saveFile(file) }))
-        : api.saveIncidentBundle(clusterId, jobId, { windowMs: chosenWindow }).then(async (file) => ({
+        ? exportsApi.skewReport(clusterId, jobId, { windowMs: chosenWindow, format }).then(async (file) => ({ name: file.suggestedName, saved: await appShell().saveFile(file) }))
+        : exportsApi.incidentBundle(clusterId, jobId, { windowMs: chosenWindow }).then(async (file) => ({
             name: file.suggestedName,
             saved: await appShell().saveFile({ suggestedName: file.suggestedName, mime: file.mime, content: base64Bytes(file.contentBase64) }),
           }));

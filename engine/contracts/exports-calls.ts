@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { arg, call, type ServiceCalls } from './call-spec.ts';
+import type { ExportsApi } from './exports.ts';
+
+/** The exports service's calls as the bridge checks them. The report's formats are named by the engine. */
+
+const clusterId = arg('clusterId', z.string());
+const jobId = arg('jobId', z.string());
+
+export const EXPORTS_CALLS: ServiceCalls<ExportsApi> = {
+  subtaskMetrics: call(clusterId, jobId),
+  skewReport: call(clusterId, jobId, arg('request', z.object({ windowMs: z.number(), format: z.string() }))),
+  incidentBundle: call(clusterId, jobId, arg('request', z.object({ windowMs: z.number() }))),
+};

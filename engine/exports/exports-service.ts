@@ -1,0 +1,46 @@
+import type { ClusterRegistry } from '../clusters/cluster-registry.ts';
+import type { ExportsApi, SkewReportRequest } from '../contracts/exports.ts';
+import { requireId } from '../flink-rest/input-checks.ts';
+import type { HistoryStore } from '../history/history-store.ts';
+import { publicEntry, type OperationsJournal } from '../operations/journal.ts';
+import { fetchJobExceptions } from '../sampling/job-exceptions.ts';
+import { fetchJobGraph } from '../sampling/job-graph.ts';
+import { exportSkewReport, saveIncidentBundle } from './job-exports.ts';
+import type { ReportCluster } from './skew-report.ts';
+import { exportSubtaskMetrics } from './subtask-metrics.ts';
+
+/** Files the engine prepares for the user to save: the same code as `flink-ops report` and `flink-ops bundle`. */
+export class ExportsService implements ExportsApi {
+  constructor(
+    private readonly registry: ClusterRegistry,
+    private readonly history: HistoryStore,
+    private readonly journal: OperationsJournal,
+    /** Who saved a bundle: this console's version. */
+    private readonly savedBy: string,
+  ) {}
+
+  async subtaskMetrics(clusterId: string, jobId: string) {
+    return exportSubtaskMetrics(this.registry.connection(clusterId).client, clusterId, requireId(jobId, 'job'));
+  }
+
+  async skewReport(clusterId: string, jobId: string, request: SkewReportRequest) {
+    return exportSkewReport(this.history, await this.reportCluster(clusterId), requireId(jobId, 'job'), request);
+  }
+
+  async incidentBundle(clusterId: string, jobId: string, request: { windowMs: number }) {
+    const id = requireId(jobId, 'job');
+    const cluster = await this.reportCluster(clusterId);
+    const client = this.registry.connection(clusterId).client;
+    // What the cluster still knows of the job goes in too; a cluster gone leaves the recording only.
+    const [jobGraph, exceptions] = await Promise.all([fetchJobGraph(client, clusterId, id).catch(() => null), fetchJobExceptions(client, clusterId, id).catch(() => null)]);
+    const journal = this.journal.list({ clusterId, jobId: id, limit: 1000 }).map(publicEntry);
+    return saveIncidentBundle(this.history, cluster, id, request, { savedBy: this.savedBy, jobGraph, exceptions, journal });
+  }
+
+  /** What a report says of its cluster; the Flink version when the cluster answers (a recording's may not). */
+  private async reportCluster(clusterId: string): Promise<ReportCluster> {
+    const cluster = this.registry.find(clusterId);
+    const check = await this.registry.connection(clusterId).check().catch(() => null);
+    return { id: clusterId, name: cluster.name, url: cluster.url, flinkVersion: check?.flinkVersion ?? null };
+  }
+}
