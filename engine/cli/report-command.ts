@@ -22,6 +22,7 @@ import { attachChecked, resolveJob, type ConnectionOptions } from './cluster-com
 import { appDataDir, openHistoryStore } from './data-dir.ts';
 import { parseWindow } from './diagnose-command.ts';
 import { checkWritable, writeAtomically } from './write-output.ts';
+import { isEndedJobState } from '../flink-rest/job-states.ts';
 
 interface ReportOptions extends Partial<ConnectionOptions> {
   job?: string;
@@ -33,7 +34,6 @@ interface ReportOptions extends Partial<ConnectionOptions> {
   dataDir?: string;
 }
 
-const TERMINAL = new Set(['FINISHED', 'CANCELED', 'FAILED']);
 
 /**
  * `flink-ops report` and `flink-ops bundle`: a job's skew report (CSV, JSON, HTML) and its incident bundle, from the
@@ -146,7 +146,7 @@ async function withWindowStore<T>(options: ReportOptions, work: (w: WindowStore)
   const windowMs = parseWindow(options.window);
   const { client, check } = await attachChecked({ url: options.url, timeout: options.timeout ?? String(DEFAULT_TIMEOUT_MS), caFile: options.caFile });
   const job = resolveJob(await fetchJobs(client), options.job);
-  const ended = TERMINAL.has(job.state);
+  const ended = isEndedJobState(job.state);
 
   const appStore = !options.dataDir && !existsSync(path.join(appDataDir(), 'history')) ? undefined : openHistoryStore(options.dataDir);
   try {

@@ -7,6 +7,7 @@ import type { Watch } from '../history/watch-list.ts';
 import { CheckpointSync, type CheckpointSyncOptions } from './checkpoint-sync.ts';
 import { comparisonBase, eventsBetween } from './sample-events.ts';
 import { fetchJobSample, type FetchedSample } from './sample-job.ts';
+import { isEndedJobState } from '../flink-rest/job-states.ts';
 
 /**
  * A sample that takes long (a job of 200 vertices × 4,096 subtasks answers hundreds of megabytes) is followed by a rest
@@ -25,9 +26,6 @@ export const WARM_UP_MS = 2_000;
 export function nextSampleDelay(intervalMs: number, sampleMs: number): number {
   return Math.max(0, intervalMs - sampleMs, SAMPLE_REST_FACTOR * sampleMs);
 }
-
-/** Flink's terminal job states: a job in one of these will not change again. */
-const TERMINAL_STATES = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
 
 export interface JobWatcherOptions {
   history: HistoryStore;
@@ -238,7 +236,7 @@ export class JobWatcher {
     } catch {
       // What hooks in records its own failures; the sample is stored either way.
     }
-    if (TERMINAL_STATES.has(sample.jobState) && watch) {
+    if (isEndedJobState(sample.jobState) && watch) {
       await this.unwatch(clusterId, jobId, `The job ended (${sample.jobState}): its history stays viewable.`);
     }
   }
