@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -117,19 +117,35 @@ export function prepareTargetDirectory(raw: string, what: string, relativeTo?: s
   return target;
 }
 
-/** `target` with the symbolic links of its existing part resolved, the rest as given: where a write would land. */
-export function realPathOf(target: string): string {
+/**
+ * `target` with the symbolic links of its existing part resolved, the rest as given: where a write would land. A
+ * dangling link leads somewhere too (where a folder created through it would appear), so it is followed as well.
+ */
+export function realPathOf(target: string, hops = 0): string {
   const rest: string[] = [];
   let existing = target;
   for (;;) {
     try {
       return path.join(realpathSync(existing), ...rest);
     } catch {
+      const link = linkTargetOf(existing);
+      if (link !== undefined && hops < MAX_LINK_HOPS) return path.join(realPathOf(path.resolve(path.dirname(existing), link), hops + 1), ...rest);
       const parent = path.dirname(existing);
       if (parent === existing) return target;
       rest.unshift(path.basename(existing));
       existing = parent;
     }
+  }
+}
+
+/** As the kernel's ELOOP limit: a loop of links leads nowhere. */
+const MAX_LINK_HOPS = 40;
+
+function linkTargetOf(file: string): string | undefined {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return undefined;
   }
 }
 

@@ -249,6 +249,16 @@ describe('savepoint target folders are checked before anything touches the disk'
       expect(failure).toMatch(/the local engine writes only under /);
     });
 
+    it('a dangling symbolic link inside the allowed folder, to a folder that does not exist yet outside it: refused, nothing created there', async () => {
+      const dir = allowedDir();
+      const outside = path.join(temp.make(), 'not-yet');
+      symlinkSync(outside, path.join(dir, 'link'));
+      const failure = await savepointFailure(path.join(dir, 'link', 'sp'));
+      expect(failure).toContain(`link/sp leads to ${outside}/sp)`);
+      expect(failure).toMatch(/the local engine writes only under /);
+      expect(existsSync(outside)).toBe(false);
+    });
+
     it('a folder under --allow-dir and one under --checkpoint-dir are written', async () => {
       const target = path.join(allowedDir(), 'savepoints');
       expect(await savepointFailure(target)).toBeUndefined();
