@@ -8,7 +8,7 @@ import { endpoints } from '../../engine/flink-rest/endpoints.ts';
 import { fetchClusterOverview, fetchJobs } from '../../engine/sampling/cluster-views.ts';
 import { fetchJobExceptions } from '../../engine/sampling/job-exceptions.ts';
 import { fetchJobGraph } from '../../engine/sampling/job-graph.ts';
-import { fetchRestartStrategy } from '../../engine/sampling/job-restart-strategy.ts';
+import { fetchNumRestarts, fetchRestartStrategy } from '../../engine/sampling/job-restart-strategy.ts';
 import { fetchTaskManagers } from '../../engine/sampling/taskmanagers.ts';
 import { fetchVertexSubtasks } from '../../engine/sampling/vertex-subtasks.ts';
 import { readFlinkCluster } from '../support/flinkCluster.ts';
@@ -57,8 +57,10 @@ describe(`the REST client against a real Flink ${cluster.version}`, () => {
       const g = await fetchJobGraph(client, 'c', cluster.jobId);
       const source = g.vertices.find((v) => v.name.startsWith('Source'));
       const allMeasured = g.vertices.every((v) => v.busyTimeMsPerSecond && v.backpressureLevel);
-      return allMeasured && source?.backpressureLevel !== 'ok' ? g : undefined;
+      return source && allMeasured && source.backpressureLevel !== 'ok' ? g : undefined;
     }, 'busy and backpressure metrics on every vertex, and backpressure on the source', 150_000);
+    // The test job's vertices, each checked below: its source and tenant-cost among them.
+    expect(graph.vertices.map((v) => v.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^Source/), expect.stringContaining('tenant-cost')]));
     for (const vertex of graph.vertices) {
       const { max, avg } = vertex.busyTimeMsPerSecond!;
       expect(max).toBeGreaterThanOrEqual(avg);
@@ -107,15 +109,22 @@ describe(`the REST client against a real Flink ${cluster.version}`, () => {
     // The TaskManager that runs the job's subtasks is the one they name, by the same data port.
     const { vertices } = await client.request(endpoints.jobDetails, { jobid: cluster.jobId });
     const table = await fetchVertexSubtasks(client, 'c', cluster.jobId, vertices[0].id);
+    expect(vertices[0].parallelism).toBeGreaterThan(0);
+    expect(table.subtasks.map((row) => row.index)).toEqual([...Array(vertices[0].parallelism).keys()]);
     for (const row of table.subtasks) {
-      const tm = taskManagers.find((t) => t.id === row.taskManagerId)!;
-      expect(row.endpoint!.split(':')[1]).toBe(tm.endpoint!.split(':')[1]);
+      const tm = taskManagers.find((t) => t.id === row.taskManagerId);
+      expect(tm, `subtask ${row.index} runs on ${row.taskManagerId}, not one of ${taskManagers.map((t) => t.id).join(', ')}`).toBeDefined();
+      expect(row.endpoint!.split(':')[1]).toBe(tm!.endpoint!.split(':')[1]);
     }
   });
 
-  it('reads the job\'s exception history', async () => {
-    const history = await fetchJobExceptions(client, 'c', cluster.jobId);
+  it('reads the job\'s exception history: empty while the job never restarted, an entry per failure once it did', async () => {
+    const [history, restarts] = await Promise.all([fetchJobExceptions(client, 'c', cluster.jobId), fetchNumRestarts(client, cluster.jobId)]);
     expect(history.jobId).toBe(cluster.jobId);
+    expect(restarts).not.toBeNull();
+    // A fresh test job has not failed; after a TaskManager kill (the disruptive specs) it has, and says why.
+    if (restarts === 0) expect(history.entries).toEqual([]);
+    else expect(history.entries.length).toBeGreaterThan(0);
     for (const entry of history.entries) expect(entry.stackTrace.startsWith(entry.exceptionName)).toBe(true);
   });
 

@@ -33,7 +33,8 @@ export function readKafkaBroker(version = kafkaVersion()): KafkaBroker {
   return JSON.parse(readFileSync(file, 'utf8')) as KafkaBroker;
 }
 
-/** A topic name no other test uses. */
+let topicsNamed = 0;
+/** A topic name no other test uses: the time, this process and a count (no randomness to replay). */
 export function uniqueTopic(prefix: string): string {
-  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  return `${prefix}-${Date.now().toString(36)}-${process.pid}-${++topicsNamed}`;
 }

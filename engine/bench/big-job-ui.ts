@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { syntheticJob, type SyntheticJob } from './synthetic-job-model.ts';
 
 /**
@@ -20,7 +21,6 @@ const SIZES = [
   { vertices: 200, parallelism: 4096 },
   { vertices: 20, parallelism: 1024 },
 ].slice(0, Number(process.env.BENCH_SIZES ?? 2));
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 interface Run {
   /** The frame rate of a page doing nothing but counting frames: what this machine allows right now. */
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
   }
   const results: Run[][] = [];
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     for (const size of SIZES) {
       const server = await startClusterProcess(size.vertices, size.parallelism);

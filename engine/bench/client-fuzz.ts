@@ -7,7 +7,10 @@
  * longer than its sequential requests' deadlines allow, by more than 10% + 250 ms once the time a loaded machine stalled
  * the event loop is taken out: must be 0), and the heap after GC.
  *
- * Run: `node --expose-gc --import tsx engine/bench/client-fuzz.ts [--calls N] [--seed S] [--deadline MS]`.
+ * Then a big job whose metrics never come: how long the graph's refresh takes next to one request that runs into its
+ * deadline, measured in the same run (fetchJobGraph promises two deadlines at most, whatever the vertex count).
+ *
+ * Run: `node --expose-gc --import tsx engine/bench/client-fuzz.ts [--calls N] [--seed S] [--deadline MS] [--stuck-graph-only]`.
  */
 import { spawn } from 'node:child_process';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { checkFlinkCluster } from '../clusters/cluster-check.ts';
 import { FlinkRestClient } from '../flink-rest/client.ts';
+import { endpoints } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { mulberry32, type Random } from '../local/time/random.ts';
 import { fetchClusterOverview, fetchJobs } from '../sampling/cluster-views.ts';
@@ -267,5 +271,52 @@ async function main(): Promise<void> {
   if (crashes + uncaught > 0 || hangs > 0) process.exitCode = 1;
 }
 
+/**
+ * 200 running vertices whose metrics requests are never answered, the job's details answered at once or just before
+ * their own deadline: each refresh against a peer, one request to a server that never answers (one deadline).
+ */
+async function stuckGraph(): Promise<void> {
+  const VERTICES = 200;
+  let detailsDelayMs = 0;
+  const details = JSON.stringify({
+    jid: JOB, name: 'stuck-job', state: 'RUNNING', 'start-time': 1, 'end-time': -1, duration: 5000, maxParallelism: 128, now: 2,
+    vertices: Array.from({ length: VERTICES }, (_, i) => ({ id: (i + 1).toString(16).padStart(32, '0'), name: `op-${i}`, parallelism: 4, maxParallelism: 128, status: 'RUNNING', tasks: { running: 4 } })),
+    plan: { jid: JOB, name: 'stuck-job', nodes: [] },
+  });
+  // Metrics (and anything else) never answered; the details after `detailsDelayMs`.
+  const server = http.createServer((req, res) => {
+    if (req.url === `/jobs/${JOB}`) setTimeout(() => send(res, 200, details), detailsDelayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const timed = async (work: () => Promise<unknown>): Promise<number> => {
+    const t0 = performance.now();
+    await work().catch(() => {});
+    return performance.now() - t0;
+  };
+  const client = new FlinkRestClient({ baseUrl: url, timeoutMs: DEADLINE_MS });
+  const line = (label: string, millis: number, peer: number, target?: string) =>
+    console.log(`  ${label.padEnd(44)}${`${millis.toFixed(0)} ms`.padStart(9)}${`${(millis / peer).toFixed(2)}×`.padStart(8)}${target ? `   target ≤ ${target}` : ''}`);
+  console.log(`\nA ${VERTICES}-vertex job whose metrics never come (deadline ${DEADLINE_MS} ms per request)`);
+  // The first round warms up the code paths (JIT, parsing the big job); the second is printed.
+  for (const printed of [false, true]) {
+    // The peer, measured next to the refreshes: one request that gets no answer and ends at its deadline.
+    const peer = await timed(() => client.request(endpoints.overview));
+    detailsDelayMs = 0;
+    const atOnce = await timed(() => fetchJobGraph(client, 'bench', JOB));
+    detailsDelayMs = DEADLINE_MS * 0.9;
+    const late = await timed(() => fetchJobGraph(client, 'bench', JOB));
+    if (!printed) continue;
+    line('one request into its deadline (the peer)', peer, peer);
+    line('refresh, details at once', atOnce, peer, '1 deadline');
+    line('refresh, details just before their deadline', late, peer, '2 deadlines');
+  }
+  server.closeAllConnections();
+  server.close();
+}
+
 if (args.includes('--serve')) await serve();
-else await main();
+else {
+  if (!args.includes('--stuck-graph-only')) await main();
+  await stuckGraph();
+}

@@ -16,6 +16,7 @@ import { assembleJobWindow, vertexWindowStats, type VertexWindowStats } from '..
 import { openClusterStore } from '../cli/data-dir.ts';
 import { windowInfo } from '../diagnosis/history-windows.ts';
 import { HistoryStore } from '../history/history-store.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { startSyntheticJobServer } from './synthetic-job-server.ts';
 import { syntheticJob, syntheticJobSample, syntheticVertexSample } from './synthetic-samples.ts';
 
@@ -145,10 +146,7 @@ async function heatmapInChromium(): Promise<void> {
   // A finished job: the page does not keep it watched, so no sampling competes with the measurement.
   const server = await startSyntheticJobServer(VERTICES, { parallelism: PARALLELISM, maxParallelism: MAX_PARALLELISM, state: 'FINISHED' });
   let console_: { url: string; child: ChildProcess } | undefined;
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const cluster = openClusterStore(dataDir).save({ name: 'synthetic', url: server.url, auth: { kind: 'none' }, timeoutMs: 60_000 });
     const job = syntheticJob(VERTICES, PARALLELISM, MAX_PARALLELISM);

@@ -89,7 +89,7 @@ function runScript(title: string, file: string, args: string[] = [], nodeFlags: 
 }
 
 await main();
-runScript('Client under a hostile-cluster fuzz: deadlines, caps, redirects, impossible values (1,500 page calls)', 'engine/bench/client-fuzz.ts', [], ['--expose-gc']);
+runScript('Client under a hostile-cluster fuzz: deadlines, caps, redirects, impossible values (1,500 page calls); a big job whose metrics never come', 'engine/bench/client-fuzz.ts', [], ['--expose-gc']);
 runScript('Local engine vs real Flink: gatewaymeter, 1,000,000 events, parallelism 1, no capacity limit', 'engine/bench/real-flink-throughput.ts');
 runScript('Local engine: throughput at parallelism 1 and 4, memory per open request in assemble', 'engine/bench/local-throughput.ts', [], ['--expose-gc']);
 runScript('Local engine: checkpoint and restore vs open requests in assemble', 'engine/bench/local-checkpoint.ts', [], ['--expose-gc']);

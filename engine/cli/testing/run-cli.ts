@@ -9,8 +9,6 @@ export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
-  /** Wall time of the whole process. */
-  millis: number;
 }
 
 export interface RunCliOptions {
@@ -25,14 +23,13 @@ export interface RunCliOptions {
 
 /** Runs `flink-ops args…` in its own process; never rejects: a failure is in `code` and `stderr`. */
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliRun> {
-  const started = performance.now();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [FLINK_OPS_BIN, ...args],
       { timeout: options.timeout ?? 60_000, env: options.env ?? process.env, maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, millis: performance.now() - started });
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
       },
     );
   });

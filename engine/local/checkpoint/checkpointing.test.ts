@@ -86,15 +86,25 @@ describe('periodic aligned checkpoints of the GatewayMeter job', () => {
     expect(validateAgainstSpec('GET', '/jobs/:jobid/checkpoints/details/:checkpointid', 200, details.body)).toEqual([]);
     const job = handle.engine.cluster.jobs.get(jobId)!;
     let alignedSomewhere = false;
+    type SubtaskStats = { status: string; start_delay: number; alignment: { duration: number; processed: number }; checkpointed_size: number };
+    const subtasksOf = new Map<string, SubtaskStats[]>();
     for (const v of job.vertices) {
       const r = await call(handle, 'GET', `/jobs/${jobId}/checkpoints/details/${id}/subtasks/${v.jobVertex.id}`);
       expect(validateAgainstSpec('GET', '/jobs/:jobid/checkpoints/details/:checkpointid/subtasks/:vertexid', 200, r.body)).toEqual([]);
-      const subtasks = (r.body as { subtasks: Array<{ status: string; start_delay: number; alignment: { duration: number; processed: number }; checkpointed_size: number }> }).subtasks;
+      const subtasks = (r.body as { subtasks: SubtaskStats[] }).subtasks;
       expect(subtasks).toHaveLength(v.tasks.length);
       expect(subtasks.every((s) => s.status === 'completed')).toBe(true);
-      if (v.jobVertex.isSource) expect(subtasks.every((s) => s.start_delay === 0 && s.alignment.duration === 0 && s.alignment.processed === 0)).toBe(true);
-      if (v.jobVertex.name === 'assemble') expect(subtasks.every((s) => s.checkpointed_size > 0)).toBe(true);
+      subtasksOf.set(v.jobVertex.name, subtasks);
     }
+    expect(subtasksOf.size, 'one entry per vertex name').toBe(job.vertices.length);
+    // Named, not filtered: a renamed or missing vertex fails here instead of skipping its check.
+    const sources = job.vertices.filter((v) => v.jobVertex.isSource).map((v) => v.jobVertex.name);
+    expect(sources, 'the job\'s source vertices').not.toEqual([]);
+    for (const source of sources) {
+      expect(subtasksOf.get(source)!.every((s) => s.start_delay === 0 && s.alignment.duration === 0 && s.alignment.processed === 0), source).toBe(true);
+    }
+    expect([...subtasksOf.keys()]).toContain('assemble');
+    expect(subtasksOf.get('assemble')!.every((s) => s.checkpointed_size > 0)).toBe(true);
     // Under back-pressure, barriers wait behind buffered records: some checkpoint shows start delay and alignment.
     for (const c of job.checkpointTracker!.history()) {
       for (const task of c.tasks.values()) if (task.summary.alignmentDuration.max > 0 && task.summary.startDelay.max > 0) alignedSomewhere = true;

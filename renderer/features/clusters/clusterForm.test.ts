@@ -10,31 +10,42 @@ const saved: ClusterConfig = {
   timeoutMs: 5000,
 };
 
+// Each case names exactly the fields in error and the sentence shown beside each: nothing more, nothing less.
 describe('validateClusterForm', () => {
-  it('asks for a name and a URL', () => {
-    expect(validateClusterForm(emptyClusterForm(), null)).toEqual({
-      name: expect.any(String),
-      url: expect.any(String),
-    });
+  const base = { ...emptyClusterForm(), name: 'x', url: 'http://h:1' };
+
+  it('asks for a name and a URL, blank or only spaces', () => {
+    const asked = { name: 'Give the cluster a name, e.g. "prod-eu".', url: 'Enter the JobManager REST URL, e.g. http://flink-jm:8081.' };
+    expect(validateClusterForm(emptyClusterForm(), null)).toEqual(asked);
+    expect(validateClusterForm({ ...emptyClusterForm(), name: '  ', url: ' \t' }, null)).toEqual(asked);
+    expect(validateClusterForm({ ...base, name: '' }, null)).toEqual({ name: asked.name });
+    expect(validateClusterForm({ ...base, url: '' }, null)).toEqual({ url: asked.url });
   });
 
   it('leaves the URL format to the engine', () => {
-    expect(validateClusterForm({ ...emptyClusterForm(), name: 'x', url: 'not a url' }, null)).toEqual({});
+    expect(validateClusterForm({ ...base, url: 'not a url' }, null)).toEqual({});
   });
 
-  it('checks the timeout range', () => {
-    const base = { ...emptyClusterForm(), name: 'x', url: 'http://h:1' };
-    expect(validateClusterForm({ ...base, timeoutMs: '50' }, null).timeoutMs).toBeDefined();
-    expect(validateClusterForm({ ...base, timeoutMs: '1.5' }, null).timeoutMs).toBeDefined();
-    expect(validateClusterForm({ ...base, timeoutMs: '2500' }, null).timeoutMs).toBeUndefined();
+  it('checks the timeout range: whole milliseconds from 100 to 600000, blank for the default', () => {
+    const outOfRange = { timeoutMs: 'Enter whole milliseconds between 100 and 600000.' };
+    for (const timeoutMs of ['50', '99', '1.5', '600001', 'soon', '-1000']) {
+      expect(validateClusterForm({ ...base, timeoutMs }, null), timeoutMs).toEqual(outOfRange);
+    }
+    for (const timeoutMs of ['100', '2500', '600000', '', ' 2500 ']) {
+      expect(validateClusterForm({ ...base, timeoutMs }, null), timeoutMs).toEqual({});
+    }
   });
 
   it('needs new secrets but lets an edit keep the stored one', () => {
-    const basic = { ...emptyClusterForm(), name: 'x', url: 'http://h:1', authKind: 'basic' as const, username: 'u' };
-    expect(validateClusterForm(basic, null).password).toBeDefined();
-    expect(validateClusterForm(basic, saved).password).toBeUndefined();
+    const basic = { ...base, authKind: 'basic' as const, username: 'u' };
+    expect(validateClusterForm(basic, null)).toEqual({ password: 'Basic authentication needs a password.' });
+    expect(validateClusterForm({ ...basic, username: ' ' }, null)).toEqual({ username: 'Basic authentication needs a username.', password: 'Basic authentication needs a password.' });
+    expect(validateClusterForm(basic, saved)).toEqual({});
+    // The stored secret is a password: a switch to a token needs the token.
     const bearer = { ...basic, authKind: 'bearer' as const };
-    expect(validateClusterForm(bearer, saved).token).toBeDefined();
+    expect(validateClusterForm(bearer, saved)).toEqual({ token: 'Bearer authentication needs a token.' });
+    expect(validateClusterForm({ ...bearer, token: '  ' }, null)).toEqual({ token: 'Bearer authentication needs a token.' });
+    expect(validateClusterForm({ ...bearer, token: 't0k' }, null)).toEqual({});
   });
 });
 

@@ -58,8 +58,10 @@ describe('buildElkGraph', () => {
 
 describe('graphStructureKey', () => {
   it('ignores metrics but notices vertices, edges and strategies', () => {
-    const withMetrics = vertices.map((v) => ({ ...v, recordsInPerSecond: Math.random() }));
-    expect(graphStructureKey(withMetrics, edges)).toBe(graphStructureKey(vertices, edges));
+    // Two refreshes of the same graph with different figures: one key, so the layout is not redone.
+    const refresh = (n: number) => vertices.map((v, i) => ({ ...v, recordsInPerSecond: n * 1000 + i, busyTimeMsPerSecond: n * 100 + i }));
+    expect(graphStructureKey(refresh(1), edges)).toBe(graphStructureKey(vertices, edges));
+    expect(graphStructureKey(refresh(2), edges)).toBe(graphStructureKey(refresh(1), edges));
     expect(graphStructureKey(vertices.slice(1), edges)).not.toBe(graphStructureKey(vertices, edges));
     const rehashed = edges.map((e, i) => (i === 0 ? { ...e, shipStrategy: 'HASH' } : e));
     expect(graphStructureKey(vertices, rehashed)).not.toBe(graphStructureKey(vertices, edges));

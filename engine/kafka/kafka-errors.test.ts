@@ -1,0 +1,27 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EngineError } from '../flink-rest/errors.ts';
+import { withDeadline } from './kafka-errors.ts';
+
+// Fake timers: the deadline is asserted on the clock it runs on, not on how fast this machine is today.
+describe('withDeadline (every Kafka call the console makes)', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('a call that never settles is rejected with a timeout at the deadline, not a moment before', async () => {
+    const outcome = withDeadline(new Promise<never>(() => {}), 7000, () => 'The Kafka brokers b:9092 did not answer within 7000 ms.').catch((e: unknown) => e);
+    let settled = false;
+    void outcome.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(6999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = (await outcome) as EngineError;
+    expect(error).toBeInstanceOf(EngineError);
+    expect(error.info).toMatchObject({ kind: 'timeout', message: 'The Kafka brokers b:9092 did not answer within 7000 ms.' });
+  });
+
+  it('a call that settles in time keeps its own result or failure, and leaves no timer behind', async () => {
+    await expect(withDeadline(Promise.resolve(42), 7000, () => 'late')).resolves.toBe(42);
+    await expect(withDeadline(Promise.reject(new Error('refused')), 7000, () => 'late')).rejects.toThrow('refused');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
