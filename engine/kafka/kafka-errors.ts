@@ -53,7 +53,8 @@ export function fromKafkaFailure(error: unknown, brokers: readonly string[], wha
   if (name === 'KafkaJSConnectionClosedError' || code === 'ECONNRESET' || code === 'EPIPE') {
     return new EngineError('network', `The Kafka brokers ${at} closed the connection while ${what} (${why}): a TLS or SASL listener spoken to in plaintext, or a broker going away.`);
   }
-  if (name === 'KafkaJSRequestTimeoutError' || /timeout|timed out/i.test(why) || code === 'ETIMEDOUT') {
+  // kafkajs drops a connection whose requests time out; its retries then meet "Broker not connected".
+  if (name === 'KafkaJSRequestTimeoutError' || /timeout|timed out|^Broker not connected$/i.test(why) || code === 'ETIMEDOUT') {
     return new EngineError('timeout', `The Kafka brokers ${at} did not answer in time while ${what} (${why}).`);
   }
   if (inner.type === 'UNKNOWN_TOPIC_OR_PARTITION') return new EngineError('not-found', `A topic does not exist on ${at} (${what}).`);

@@ -32,10 +32,11 @@ describe('LocalKafka.connect', () => {
     expect(failure.message).toMatch(/^Cannot reach the Kafka brokers 127\.0\.0\.1:1 while preparing the topics gateway-events and tenant-cost: connection refused/);
   });
 
-  it('a broker that takes the connection and never answers: a failure naming it, not a hang', async () => {
+  it('a broker that takes the connection and never answers: a timeout naming it, not a hang', async () => {
     const broker = await silentBroker();
     const failure = (await LocalKafka.connect({ brokers: [broker.address], timeoutMs: 500 }).catch((e: unknown) => e)) as EngineError;
     expect(failure).toBeInstanceOf(EngineError);
+    expect(failure.info.kind).toBe('timeout');
     expect(failure.message).toContain(`${broker.address} `);
     expect(failure.message).toMatch(/preparing the topics gateway-events and tenant-cost/);
     expect(broker.connections()).toBeGreaterThan(0);
