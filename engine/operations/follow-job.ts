@@ -33,9 +33,9 @@ export interface Following<T> {
   /** Clock time from which an answer that is no outcome ends the follow as `timed-out`. */
   deadline: number;
   /** After each answer that is no outcome (journal progress). */
-  waiting?(answer: T): Promise<void>;
+  waiting?(answer: T): Promise<unknown>;
   /** After each poll the cluster did not answer, short of giving up (journal progress). */
-  silent?(error: EngineError): Promise<void>;
+  silent?(error: EngineError): Promise<unknown>;
   /** The deadline also ends the follow at a poll the cluster did not answer (else only at an answer). */
   deadlineWhileSilent?: boolean;
   /** Only errors worth asking again about (`isTransient`) are silence: any other ends the follow as `unreachable` at once. */
