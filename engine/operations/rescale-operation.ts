@@ -3,7 +3,7 @@ import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { describeFailure } from './failure-cause.ts';
 import { formatMinutes, isRefusal, messageOf, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
 import { followJob } from './follow-job.ts';
-import type { StoredJournalEntry } from './journal.ts';
+import { newEntry, type StoredJournalEntry } from './journal.ts';
 import { resourceRequirementsBody } from './request-bodies.ts';
 
 /**
@@ -227,28 +227,18 @@ function stepEntry(
   params: StoredJournalEntry['params'],
 ): NewStep {
   return {
-    id,
+    ...newEntry(id, 0, {
+      clusterId: parent.clusterId,
+      clusterName: parent.clusterName,
+      clusterUrl: parent.clusterUrl,
+      jobId: parent.jobId,
+      jobName: parent.jobName,
+      origin: parent.origin,
+      parentId: parent.id,
+    }),
     kind,
-    state: 'pending',
     phase,
-    clusterId: parent.clusterId,
-    clusterName: parent.clusterName,
-    clusterUrl: parent.clusterUrl,
-    jobId: parent.jobId,
-    jobName: parent.jobName,
     params,
-    createdAt: 0,
-    updatedAt: 0,
-    finishedAt: null,
-    progress: null,
-    resultPath: null,
-    newJobId: null,
-    failure: null,
-    failureDetail: null,
-    origin: parent.origin,
-    parentId: parent.id,
-    requests: { trigger: 0, poll: 0 },
-    plan: null,
     lease: null,
     isNewStep: true,
   };
