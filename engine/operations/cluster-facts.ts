@@ -2,6 +2,7 @@ import type { JarProgram, OperationsContext } from '../contracts/operations.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
+import { isEndedJobState } from '../flink-rest/job-states.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 
 /**
@@ -94,7 +95,7 @@ export function keyedVertexIds(details: JobDetails): Set<string> {
 
 /** Slots the job holds: with one slot-sharing group, its highest vertex parallelism. */
 export function slotsUsedByJob(details: JobDetails): number {
-  const running = !['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED'].includes(details.state);
+  const running = !isEndedJobState(details.state);
   return running ? Math.max(0, ...details.vertices.map((v) => v.parallelism)) : 0;
 }
 

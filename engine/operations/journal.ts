@@ -210,6 +210,38 @@ function searchText(e: StoredJournalEntry): string {
 }
 
 /** The entry as the UI and the CLI see it: without the lease and the resume marker. */
+/**
+ * A new entry of a job on a cluster, at `at`, before anything is sent: pending, no outcome, no request made. The
+ * operation's kind, phase and parameters are the caller's.
+ */
+export function newEntry(
+  id: string,
+  at: number,
+  of: Pick<StoredJournalEntry, 'clusterId' | 'clusterName' | 'clusterUrl' | 'jobId' | 'jobName' | 'origin' | 'parentId'>,
+): Omit<StoredJournalEntry, 'lease' | 'phase' | 'params' | 'kind'> {
+  return {
+    id,
+    state: 'pending',
+    clusterId: of.clusterId,
+    clusterName: of.clusterName,
+    clusterUrl: of.clusterUrl,
+    jobId: of.jobId,
+    jobName: of.jobName,
+    createdAt: at,
+    updatedAt: at,
+    finishedAt: null,
+    progress: null,
+    resultPath: null,
+    newJobId: null,
+    failure: null,
+    failureDetail: null,
+    origin: of.origin,
+    parentId: of.parentId,
+    requests: { trigger: 0, poll: 0 },
+    plan: null,
+  };
+}
+
 export function publicEntry(entry: StoredJournalEntry): JournalEntry {
   const { lease: _lease, phase: _phase, ...rest } = entry;
   return rest;

@@ -7,6 +7,7 @@ import { endpoints } from '../flink-rest/endpoints.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
+import { isEndedJobState } from '../flink-rest/job-states.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { loadFigures } from '../analysis/rescale-plan.ts';
 import { driveCancel } from './cancel-operation.ts';
@@ -21,7 +22,7 @@ import {
   type ClusterFacts,
 } from './cluster-facts.ts';
 import { DEFAULT_OPERATION_SETTINGS, REAL_CLOCK, type DriveOptions, type DriverContext, type OperationClock, type OperationSettings } from './driver-context.ts';
-import { isOpen, LeaseLostError, OperationsJournal, publicEntry, type StoredJournalEntry } from './journal.ts';
+import { isOpen, LeaseLostError, newEntry, OperationsJournal, publicEntry, type StoredJournalEntry } from './journal.ts';
 import { compareShapes, matchVertices, shapeOfJob, shapeOfPlan } from './job-shape.ts';
 import { observeLoad } from './observed-load.ts';
 import { jarPlanBody } from './request-bodies.ts';
@@ -56,7 +57,6 @@ export interface OperationsDeps {
 }
 
 const TRIGGER_ID = /^[0-9a-f]{32}$/;
-const TERMINAL = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
 /** A plan made this recently is what the user confirmed: the rescale uses it rather than measuring again. */
 const PLAN_REUSE_MS = 5 * 60_000;
 
@@ -127,28 +127,15 @@ export class Operations {
   }
 
   private base(request: OperationRequest, cluster: OperationsCluster, jobName: string | null): Omit<StoredJournalEntry, 'lease' | 'phase' | 'params' | 'kind'> {
-    const now = this.clock.now();
-    return {
-      id: request.triggerId,
-      state: 'pending',
+    return newEntry(request.triggerId, this.clock.now(), {
       clusterId: cluster.id,
       clusterName: cluster.name,
       clusterUrl: cluster.url,
       jobId: request.jobId ?? null,
       jobName,
-      createdAt: now,
-      updatedAt: now,
-      finishedAt: null,
-      progress: null,
-      resultPath: null,
-      newJobId: null,
-      failure: null,
-      failureDetail: null,
       origin: this.deps.origin,
       parentId: null,
-      requests: { trigger: 0, poll: 0 },
-      plan: null,
-    };
+    });
   }
 
   /** The entry to write for a request: validated, with defaults from the cluster; a refusal is an entry too. */
@@ -175,9 +162,9 @@ export class Operations {
       finishedAt: base.createdAt,
       failure: why,
     });
-    if (TERMINAL.has(facts.details.state) || (request.kind !== 'cancel' && facts.details.state !== 'RUNNING')) {
+    if (isEndedJobState(facts.details.state) || (request.kind !== 'cancel' && facts.details.state !== 'RUNNING')) {
       const verb = { savepoint: 'take a savepoint of', stop: 'stop', cancel: 'cancel', rescale: 'rescale' }[request.kind];
-      return refused(`Not sent: the job is ${facts.details.state}, so there is nothing to ${verb}${TERMINAL.has(facts.details.state) ? '' : ' until it runs'}.`);
+      return refused(`Not sent: the job is ${facts.details.state}, so there is nothing to ${verb}${isEndedJobState(facts.details.state) ? '' : ' until it runs'}.`);
     }
 
     if (request.kind === 'cancel') return { ...base, kind: 'cancel', phase: 'request', params: {} };

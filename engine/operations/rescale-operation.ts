@@ -1,8 +1,9 @@
-import { endpoints } from '../flink-rest/endpoints.ts';
+import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { describeFailure } from './failure-cause.ts';
-import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
-import type { StoredJournalEntry } from './journal.ts';
+import { formatMinutes, isRefusal, messageOf, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
+import { followJob } from './follow-job.ts';
+import { newEntry, type StoredJournalEntry } from './journal.ts';
 import { resourceRequirementsBody } from './request-bodies.ts';
 
 /**
@@ -16,8 +17,6 @@ import { resourceRequirementsBody } from './request-bodies.ts';
  * the new parallelism. Each step is its own journal entry (ids fixed when the rescale was written), so a resume
  * continues exactly where the steps stand and neither can happen twice. Phases `stop` → `resubmit`.
  */
-
-const TERMINAL = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
 
 export async function driveRescale(entry: StoredJournalEntry, ctx: DriverContext, fresh: boolean): Promise<StoredJournalEntry> {
   return entry.params.route === 'savepoint' ? driveSavepointRoute(entry, ctx) : driveAdaptive(entry, ctx, fresh);
@@ -73,31 +72,24 @@ async function request(progress: Progress, ctx: DriverContext): Promise<void> {
 async function resolveDelivery(progress: Progress, ctx: DriverContext): Promise<void> {
   const entry = progress.current;
   const target = entry.params.parallelism!;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      progress.polls++;
-      const current = await ctx.client.request(operationEndpoints.resourceRequirements, { jobid: entry.jobId! });
-      progress.reachable();
-      if (Object.entries(target).every(([id, p]) => current[id]?.parallelism.upperBound === p)) {
-        await progress.write({ state: 'in-progress', phase: 'watch', progress: `The cluster has the new requirements: waiting for ${describeTarget(target)}.` });
-        return;
-      }
-      if (ctx.clock.now() >= entry.createdAt + ctx.settings.deliveryGraceMs) {
-        await progress.write({ state: 'not-started', progress: null, failure: 'Not started: the new resource requirements never reached the cluster (it still has the old ones). Nothing changed.' });
-        return;
-      }
-    } catch (error) {
-      rethrowUnexpected(error);
-      if (isNotFound(error)) {
-        await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the cluster no longer knows job ${entry.jobId}.` });
-        return;
-      }
-      if (progress.unreachable()) {
-        await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the cluster at ${entry.clusterUrl} has not answered for ${formatMinutes(progress.unreachableForMs())} (${messageOf(error)}).` });
-        return;
-      }
-    }
-    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+  const followed = await followJob(progress, ctx, {
+    read: () => ctx.client.request(operationEndpoints.resourceRequirements, { jobid: entry.jobId! }),
+    reached: (current) => Object.entries(target).every(([id, p]) => current[id]?.parallelism.upperBound === p),
+    deadline: entry.createdAt + ctx.settings.deliveryGraceMs,
+  });
+  switch (followed.outcome) {
+    case 'reached':
+      await progress.write({ state: 'in-progress', phase: 'watch', progress: `The cluster has the new requirements: waiting for ${describeTarget(target)}.` });
+      return;
+    case 'timed-out':
+      await progress.write({ state: 'not-started', progress: null, failure: 'Not started: the new resource requirements never reached the cluster (it still has the old ones). Nothing changed.' });
+      return;
+    case 'gone':
+      await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the cluster no longer knows job ${entry.jobId}.` });
+      return;
+    case 'unreachable':
+      await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the cluster at ${entry.clusterUrl} has not answered for ${formatMinutes(followed.silentForMs)} (${messageOf(followed.error)}).` });
+      return;
   }
 }
 
@@ -108,34 +100,25 @@ async function resolveDelivery(progress: Progress, ctx: DriverContext): Promise<
  */
 async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
   const started = ctx.clock.now();
-  const target = progress.current.params.parallelism!;
-  for (let attempt = 0; ; attempt++) {
-    const entry = progress.current;
-    let details;
-    try {
-      progress.polls++;
-      details = await ctx.client.request(endpoints.jobDetails, { jobid: entry.jobId! });
-      progress.reachable();
-    } catch (error) {
-      rethrowUnexpected(error);
-      if (isNotFound(error) || progress.unreachable()) {
-        await progress.write({ state: 'unknown', progress: null, failure: `Outcome unknown: the requirements were set, then the cluster ${isNotFound(error) ? 'stopped listing the job' : `stopped answering (${messageOf(error)})`}.` });
-        return;
-      }
-      await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
-      continue;
-    }
-    const reached = details.vertices.every((v) => v.parallelism === (target[v.id] ?? v.parallelism) && v.status === 'RUNNING');
-    if (details.state === 'RUNNING' && reached) {
+  const entry = progress.current;
+  const target = entry.params.parallelism!;
+  const parallelisms = (details: ResponseOf<typeof endpoints.jobDetails>) => details.vertices.map((v) => v.parallelism).join('/');
+  const followed = await followJob(progress, ctx, {
+    read: () => ctx.client.request(endpoints.jobDetails, { jobid: entry.jobId! }),
+    reached: (details) => details.state === 'RUNNING' && details.vertices.every((v) => v.parallelism === (target[v.id] ?? v.parallelism) && v.status === 'RUNNING'),
+    jobState: (details) => details.state,
+    deadline: started + ctx.settings.watchTimeoutMs,
+    waiting: (details) => progress.maybeWrite({ progress: `The job is ${details.state} at ${parallelisms(details)}: waiting for ${describeTarget(target)}.` }),
+  });
+  switch (followed.outcome) {
+    case 'reached':
       await progress.write({ state: 'succeeded', progress: null });
       return;
-    }
-    if (TERMINAL.has(details.state)) {
-      await progress.write({ state: 'failed', progress: null, failure: `The job ended ${details.state} while rescaling.` });
+    case 'ended':
+      await progress.write({ state: 'failed', progress: null, failure: `The job ended ${followed.state} while rescaling.` });
       return;
-    }
-    const now = details.vertices.map((v) => v.parallelism).join('/');
-    if (ctx.clock.now() - started >= ctx.settings.watchTimeoutMs) {
+    case 'timed-out': {
+      const details = followed.answer!;
       let slots = '';
       try {
         const overview = await ctx.client.request(endpoints.overview);
@@ -147,13 +130,19 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
         state: 'failed',
         progress: null,
         failure:
-          `After ${formatMinutes(ctx.clock.now() - started)} the job runs at ${now} (${details.state}), not the requested ${describeTarget(target)}.${slots} ` +
+          `After ${formatMinutes(ctx.clock.now() - started)} the job runs at ${parallelisms(details)} (${details.state}), not the requested ${describeTarget(target)}.${slots} ` +
           'The requirements stay set: the adaptive scheduler scales up once the slots are there.',
       });
       return;
     }
-    await progress.maybeWrite({ progress: `The job is ${details.state} at ${now}: waiting for ${describeTarget(target)}.` });
-    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+    case 'gone':
+    case 'unreachable':
+      await progress.write({
+        state: 'unknown',
+        progress: null,
+        failure: `Outcome unknown: the requirements were set, then the cluster ${followed.outcome === 'gone' ? 'stopped listing the job' : `stopped answering (${messageOf(followed.error)})`}.`,
+      });
+      return;
   }
 }
 
@@ -238,28 +227,18 @@ function stepEntry(
   params: StoredJournalEntry['params'],
 ): NewStep {
   return {
-    id,
+    ...newEntry(id, 0, {
+      clusterId: parent.clusterId,
+      clusterName: parent.clusterName,
+      clusterUrl: parent.clusterUrl,
+      jobId: parent.jobId,
+      jobName: parent.jobName,
+      origin: parent.origin,
+      parentId: parent.id,
+    }),
     kind,
-    state: 'pending',
     phase,
-    clusterId: parent.clusterId,
-    clusterName: parent.clusterName,
-    clusterUrl: parent.clusterUrl,
-    jobId: parent.jobId,
-    jobName: parent.jobName,
     params,
-    createdAt: 0,
-    updatedAt: 0,
-    finishedAt: null,
-    progress: null,
-    resultPath: null,
-    newJobId: null,
-    failure: null,
-    failureDetail: null,
-    origin: parent.origin,
-    parentId: parent.id,
-    requests: { trigger: 0, poll: 0 },
-    plan: null,
     lease: null,
     isNewStep: true,
   };

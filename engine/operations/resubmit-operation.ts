@@ -2,7 +2,8 @@ import { endpoints } from '../flink-rest/endpoints.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { describeFailure } from './failure-cause.ts';
-import { formatMinutes, isNotFound, isRefusal, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
+import { formatMinutes, isRefusal, messageOf, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
+import { followJob } from './follow-job.ts';
 import type { StoredJournalEntry } from './journal.ts';
 import { compareShapes, describeChanges, shapeOfJob } from './job-shape.ts';
 import { jarRunBody } from './request-bodies.ts';
@@ -14,7 +15,6 @@ import { jarRunBody } from './request-bodies.ts';
  * its vertices are compared with the stopped run's (kept in the entry before the request) and any change reported.
  */
 
-const TERMINAL = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
 /** Running a jar builds the job graph on the JobManager, which can take far longer than a request timeout. */
 const RUN_DELIVERY_GRACE_MS = 120_000;
 
@@ -51,34 +51,30 @@ async function submit(progress: Progress, ctx: DriverContext): Promise<void> {
 async function resolveDelivery(progress: Progress, ctx: DriverContext, submitError: string | null): Promise<void> {
   const entry = progress.current;
   const jobId = entry.params.newJobId!;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      progress.polls++;
-      await ctx.client.request(operationEndpoints.jobStatus, { jobid: jobId });
+  const followed = await followJob(progress, ctx, {
+    read: async () => Boolean(await ctx.client.request(operationEndpoints.jobStatus, { jobid: jobId })),
+    notFound: () => false,
+    reached: (exists) => exists,
+    deadline: entry.createdAt + Math.max(ctx.settings.deliveryGraceMs, RUN_DELIVERY_GRACE_MS),
+  });
+  switch (followed.outcome) {
+    case 'reached':
       await progress.write({ state: 'in-progress', phase: 'watch', newJobId: jobId, progress: `Job ${jobId} was submitted: waiting for its tasks to run.` });
       return;
-    } catch (error) {
-      rethrowUnexpected(error);
-      if (isNotFound(error)) {
-        progress.reachable();
-        if (ctx.clock.now() >= entry.createdAt + Math.max(ctx.settings.deliveryGraceMs, RUN_DELIVERY_GRACE_MS)) {
-          await progress.write(
-            submitError
-              ? { state: 'failed', progress: null, failure: `The jar run failed (${submitError}) and no job ${jobId} exists.`, failureDetail: submitError }
-              : { state: 'not-started', progress: null, failure: `Not started: the run request never reached the cluster (it has no job ${jobId}). Nothing was submitted.` },
-          );
-          return;
-        }
-      } else if (progress.unreachable()) {
-        await progress.write({
-          state: 'unknown',
-          progress: null,
-          failure: `Outcome unknown: the cluster at ${entry.clusterUrl} could not be asked about job ${jobId} for ${formatMinutes(progress.unreachableForMs())} (${messageOf(error)}).`,
-        });
-        return;
-      }
-    }
-    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+    case 'timed-out':
+      await progress.write(
+        submitError
+          ? { state: 'failed', progress: null, failure: `The jar run failed (${submitError}) and no job ${jobId} exists.`, failureDetail: submitError }
+          : { state: 'not-started', progress: null, failure: `Not started: the run request never reached the cluster (it has no job ${jobId}). Nothing was submitted.` },
+      );
+      return;
+    case 'unreachable':
+      await progress.write({
+        state: 'unknown',
+        progress: null,
+        failure: `Outcome unknown: the cluster at ${entry.clusterUrl} could not be asked about job ${jobId} for ${formatMinutes(followed.silentForMs)} (${messageOf(followed.error)}).`,
+      });
+      return;
   }
 }
 
@@ -103,55 +99,48 @@ export async function jobFailureCause(client: FlinkRestClient, jobId: string): P
 
 async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
   const started = ctx.clock.now();
-  for (let attempt = 0; ; attempt++) {
-    const entry = progress.current;
-    const jobId = entry.newJobId ?? entry.params.newJobId!;
-    let details;
-    try {
-      progress.polls++;
-      details = await ctx.client.request(endpoints.jobDetails, { jobid: jobId });
-      progress.reachable();
-    } catch (error) {
-      rethrowUnexpected(error);
-      if (isNotFound(error) || progress.unreachable()) {
-        await progress.write({
-          state: 'unknown',
-          progress: null,
-          failure: `Outcome unknown: job ${jobId} was submitted, then the cluster ${isNotFound(error) ? 'stopped listing it' : `stopped answering (${messageOf(error)})`}.`,
-        });
-        return;
-      }
-      await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
-      continue;
-    }
-    if (details.state === 'RUNNING' && details.vertices.every((v) => v.status === 'RUNNING')) {
+  const jobId = progress.current.newJobId ?? progress.current.params.newJobId!;
+  const followed = await followJob(progress, ctx, {
+    read: () => ctx.client.request(endpoints.jobDetails, { jobid: jobId }),
+    reached: (details) => details.state === 'RUNNING' && details.vertices.every((v) => v.status === 'RUNNING'),
+    jobState: (details) => details.state,
+    deadline: started + ctx.settings.watchTimeoutMs,
+    waiting: (details) => progress.maybeWrite({ progress: `Job ${jobId} is ${details.state}: waiting for its tasks to run.` }),
+  });
+  switch (followed.outcome) {
+    case 'reached': {
       // The new job beside the stopped run: any vertex whose parallelism or max parallelism changed is reported.
-      const stopped = entry.params.stoppedShape;
-      const shapeChanges = stopped ? compareShapes(stopped, shapeOfJob(details)) : undefined;
+      const stopped = progress.current.params.stoppedShape;
+      const shapeChanges = stopped ? compareShapes(stopped, shapeOfJob(followed.answer)) : undefined;
       await progress.write({ state: 'succeeded', newJobId: jobId, progress: shapeChanges ? describeChanges(shapeChanges) : null, ...(shapeChanges ? { shapeChanges } : {}) });
       return;
     }
-    if (TERMINAL.has(details.state)) {
-      const cause = details.state === 'FAILED' ? await jobFailureCause(ctx.client, jobId) : { words: '', detail: '' };
+    case 'ended': {
+      const cause = followed.state === 'FAILED' ? await jobFailureCause(ctx.client, jobId) : { words: '', detail: '' };
       await progress.write({
         state: 'failed',
         newJobId: jobId,
         progress: null,
-        failure: `Job ${jobId} was submitted but ended ${details.state}${cause.words ? `: ${cause.words}` : '.'}`,
+        failure: `Job ${jobId} was submitted but ended ${followed.state}${cause.words ? `: ${cause.words}` : '.'}`,
         failureDetail: cause.detail || null,
       });
       return;
     }
-    if (ctx.clock.now() - started >= ctx.settings.watchTimeoutMs) {
+    case 'timed-out':
       await progress.write({
         state: 'failed',
         newJobId: jobId,
         progress: null,
-        failure: `Job ${jobId} was submitted but is still ${details.state} after ${formatMinutes(ctx.clock.now() - started)} (not every task runs: the cluster may lack slots).`,
+        failure: `Job ${jobId} was submitted but is still ${followed.answer!.state} after ${formatMinutes(ctx.clock.now() - started)} (not every task runs: the cluster may lack slots).`,
       });
       return;
-    }
-    await progress.maybeWrite({ progress: `Job ${jobId} is ${details.state}: waiting for its tasks to run.` });
-    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+    case 'gone':
+    case 'unreachable':
+      await progress.write({
+        state: 'unknown',
+        progress: null,
+        failure: `Outcome unknown: job ${jobId} was submitted, then the cluster ${followed.outcome === 'gone' ? 'stopped listing it' : `stopped answering (${messageOf(followed.error)})`}.`,
+      });
+      return;
   }
 }

@@ -1,7 +1,8 @@
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { describeFailure } from './failure-cause.ts';
-import { formatMinutes, isNotFound, isRefusal, isTransient, messageOf, pollDelay, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
+import { formatMinutes, isNotFound, isRefusal, messageOf, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
+import { followJob } from './follow-job.ts';
 import type { StoredJournalEntry } from './journal.ts';
 import { savepointBody, stopBody } from './request-bodies.ts';
 import { describeEvidence, savepointEvidence, type SavepointEvidence } from './savepoint-history.ts';
@@ -16,8 +17,6 @@ import { progressChanged, SavepointWatch } from './savepoint-watch.ts';
  * ends FINISHED). A resumed `trigger` is resolved by asking the cluster with the same trigger id, never by sending
  * the trigger again.
  */
-
-const TERMINAL_JOB_STATES = new Set(['FINISHED', 'CANCELED', 'FAILED', 'SUSPENDED']);
 
 export async function driveSavepoint(entry: StoredJournalEntry, ctx: DriverContext, fresh: boolean): Promise<StoredJournalEntry> {
   const progress = new Progress(entry, ctx);
@@ -70,34 +69,29 @@ async function trigger(progress: Progress, ctx: DriverContext): Promise<void> {
  */
 async function resolveDelivery(progress: Progress, ctx: DriverContext): Promise<void> {
   const entry = progress.current;
-  const jobId = entry.jobId!;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      progress.polls++;
-      await ctx.client.request(operationEndpoints.savepointStatus, { jobid: jobId, triggerid: entry.id });
-      progress.reachable();
+  const followed = await followJob(progress, ctx, {
+    read: async () => Boolean(await ctx.client.request(operationEndpoints.savepointStatus, { jobid: entry.jobId!, triggerid: entry.id })),
+    notFound: () => false,
+    reached: (known) => known,
+    deadline: entry.createdAt + ctx.settings.deliveryGraceMs,
+    waiting: () => progress.maybeWrite(),
+    silent: () => progress.maybeWrite(),
+  });
+  switch (followed.outcome) {
+    case 'reached':
       await progress.write({ state: 'in-progress', phase: 'poll', progress: `The cluster has trigger ${entry.id}: ${what(entry)} in progress.` });
       return;
-    } catch (error) {
-      rethrowUnexpected(error);
-      if (isNotFound(error)) {
-        progress.reachable();
-        if (ctx.clock.now() >= entry.createdAt + ctx.settings.deliveryGraceMs) {
-          await concludeNeverReceived(progress, ctx);
-          return;
-        }
-      } else if (progress.unreachable()) {
-        await progress.write({
-          state: 'unknown',
-          progress: null,
-          failure: `Outcome unknown: the cluster at ${entry.clusterUrl} could not be asked about trigger ${entry.id} for ${formatMinutes(progress.unreachableForMs())} (${messageOf(error)}). Check the job's checkpoint history for a savepoint taken since ${new Date(entry.createdAt).toISOString()}.`,
-          failureDetail: messageOf(error),
-        });
-        return;
-      }
-    }
-    await progress.maybeWrite();
-    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
+    case 'timed-out':
+      await concludeNeverReceived(progress, ctx);
+      return;
+    case 'unreachable':
+      await progress.write({
+        state: 'unknown',
+        progress: null,
+        failure: `Outcome unknown: the cluster at ${entry.clusterUrl} could not be asked about trigger ${entry.id} for ${formatMinutes(followed.silentForMs)} (${messageOf(followed.error)}). Check the job's checkpoint history for a savepoint taken since ${new Date(entry.createdAt).toISOString()}.`,
+        failureDetail: messageOf(followed.error),
+      });
+      return;
   }
 }
 
@@ -160,103 +154,98 @@ async function poll(progress: Progress, ctx: DriverContext): Promise<void> {
   const started = ctx.clock.now();
   const watch = new SavepointWatch(progress, ctx);
   const kind = progress.current.kind === 'stop' ? 'stop' : 'savepoint';
-  for (let attempt = 0; ; attempt++) {
-    const entry = progress.current;
-    if (ctx.options.maxWaitMs !== undefined && ctx.clock.now() - started >= ctx.options.maxWaitMs) {
-      await progress.write({ progress: `Still in progress after ${formatMinutes(ctx.clock.now() - started)} of waiting; the journal keeps tracking it.` });
-      await ctx.journal.release(entry.id);
-      return;
-    }
-    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
-    let status;
-    try {
-      progress.polls++;
-      status = await ctx.client.request(operationEndpoints.savepointStatus, { jobid: entry.jobId!, triggerid: entry.id });
-      progress.reachable();
-    } catch (error) {
-      rethrowUnexpected(error);
-      if (isNotFound(error)) {
-        const evidence = await evidenceFor(ctx, entry);
-        await progress.write({
-          state: 'unknown',
-          progress: null,
-          failure:
-            `Outcome unknown: the JobManager no longer knows trigger ${entry.id} (it forgets finished operations after rest.async.store-duration, and all of them when it restarts).` +
-            (evidence?.since ? ` Note: ${describeEvidence(evidence.since)}.` : ''),
-          failureDetail: messageOf(error),
-        });
-        return;
-      }
-      if (!isTransient(error) || progress.unreachable()) {
-        await progress.write({
-          state: 'unknown',
-          progress: null,
-          failure: `Outcome unknown: the cluster at ${entry.clusterUrl} stopped answering about trigger ${entry.id} (${messageOf(error)}) for ${formatMinutes(progress.unreachableForMs())}. The ${what(entry)} may still complete: check the job's checkpoint history.`,
-          failureDetail: messageOf(error),
-        });
-        return;
-      }
-      await progress.maybeWrite({ progress: `The cluster does not answer (${messageOf(error)}); still asking about trigger ${entry.id}.` });
-      continue;
-    }
-    if (status.status.id === 'IN_PROGRESS') {
+  const followed = await followJob(progress, ctx, {
+    read: () => ctx.client.request(operationEndpoints.savepointStatus, { jobid: progress.current.jobId!, triggerid: progress.current.id }),
+    reached: (status) => status.status.id !== 'IN_PROGRESS',
+    // The caller's patience (the CLI's --max-wait), counted before each poll; a savepoint is never done at once.
+    deadline: ctx.options.maxWaitMs !== undefined ? started + ctx.options.maxWaitMs : Infinity,
+    firstPoll: 'after-delay',
+    // A trigger the cluster refuses to tell about (a 4xx) will not be told about by asking again.
+    onlyTransientIsSilence: true,
+    waiting: async () => {
       // What Flink is doing: the savepoint's acknowledged subtasks, journaled as they change.
+      const entry = progress.current;
       const seen = await watch.readWhenDue();
       const words = (p: typeof seen) => (p ? describeProgress(p, kind) : `${entry.kind === 'stop' ? 'Stop-with-savepoint' : 'Savepoint'} in progress.`);
       if (seen && progressChanged(entry.checkpoint, seen)) await progress.write({ checkpoint: seen, progress: words(seen) });
       else await progress.maybeWrite({ progress: words(entry.checkpoint) });
-      continue;
-    }
-    const location = status.operation?.location;
-    if (location) {
-      const checkpointNote = await watch.abandonedNote(location);
-      if (entry.kind === 'stop') {
-        await progress.write({ phase: 'await-end', resultPath: location, checkpoint: null, checkpointNote, progress: 'Savepoint taken; waiting for the job to finish.' });
-      } else {
-        await progress.write({ state: 'succeeded', resultPath: location, checkpoint: null, checkpointNote, progress: null });
-      }
+    },
+    silent: (error) => progress.maybeWrite({ progress: `The cluster does not answer (${messageOf(error)}); still asking about trigger ${progress.current.id}.` }),
+  });
+  const entry = progress.current;
+  switch (followed.outcome) {
+    case 'timed-out':
+      await progress.write({ progress: `Still in progress after ${formatMinutes(ctx.clock.now() - started)} of waiting; the journal keeps tracking it.` });
+      await ctx.journal.release(entry.id);
+      return;
+    case 'gone': {
+      const evidence = await evidenceFor(ctx, entry);
+      await progress.write({
+        state: 'unknown',
+        progress: null,
+        failure:
+          `Outcome unknown: the JobManager no longer knows trigger ${entry.id} (it forgets finished operations after rest.async.store-duration, and all of them when it restarts).` +
+          (evidence?.since ? ` Note: ${describeEvidence(evidence.since)}.` : ''),
+        failureDetail: messageOf(followed.error),
+      });
       return;
     }
-    const cause = describeFailure(status.operation?.['failure-cause']?.['stack-trace']);
-    const keepsRunning = entry.kind === 'stop' && (await jobState(ctx, entry.jobId!)) === 'RUNNING' ? ' The job keeps running.' : '';
-    await progress.write({ state: 'failed', progress: null, checkpoint: null, failure: `${cause.words}${keepsRunning}`, failureDetail: cause.detail });
+    case 'unreachable':
+      await progress.write({
+        state: 'unknown',
+        progress: null,
+        failure: `Outcome unknown: the cluster at ${entry.clusterUrl} stopped answering about trigger ${entry.id} (${messageOf(followed.error)}) for ${formatMinutes(followed.silentForMs)}. The ${what(entry)} may still complete: check the job's checkpoint history.`,
+        failureDetail: messageOf(followed.error),
+      });
+      return;
+    case 'reached':
+      break;
+  }
+  const status = followed.answer;
+  const location = status.operation?.location;
+  if (location) {
+    const checkpointNote = await watch.abandonedNote(location);
+    if (entry.kind === 'stop') {
+      await progress.write({ phase: 'await-end', resultPath: location, checkpoint: null, checkpointNote, progress: 'Savepoint taken; waiting for the job to finish.' });
+    } else {
+      await progress.write({ state: 'succeeded', resultPath: location, checkpoint: null, checkpointNote, progress: null });
+    }
     return;
   }
+  const cause = describeFailure(status.operation?.['failure-cause']?.['stack-trace']);
+  const keepsRunning = entry.kind === 'stop' && (await jobState(ctx, entry.jobId!)) === 'RUNNING' ? ' The job keeps running.' : '';
+  await progress.write({ state: 'failed', progress: null, checkpoint: null, failure: `${cause.words}${keepsRunning}`, failureDetail: cause.detail });
 }
 
 /** Stop-with-savepoint: the savepoint is there; the job drains and ends FINISHED. */
 async function awaitJobEnd(progress: Progress, ctx: DriverContext): Promise<void> {
   const started = ctx.clock.now();
-  for (let attempt = 0; ; attempt++) {
-    const entry = progress.current;
-    let state: string | null = null;
-    try {
-      progress.polls++;
-      state = (await ctx.client.request(endpoints.jobDetails, { jobid: entry.jobId! })).state;
-      progress.reachable();
-    } catch (error) {
-      rethrowUnexpected(error);
-      if (isNotFound(error)) state = 'gone';
-      else if (progress.unreachable()) state = null;
-      else {
-        await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
-        continue;
-      }
-    }
-    if (state === 'FINISHED') {
+  const followed = await followJob(progress, ctx, {
+    read: async () => (await ctx.client.request(endpoints.jobDetails, { jobid: progress.current.jobId! })).state,
+    reached: (state) => state === 'FINISHED',
+    jobState: (state) => state,
+    deadline: started + ctx.settings.watchTimeoutMs,
+    waiting: (state) => progress.maybeWrite({ progress: `Savepoint taken; the job is ${state}, waiting for it to finish.` }),
+  });
+  switch (followed.outcome) {
+    case 'reached':
       await progress.write({ state: 'succeeded', progress: null });
       return;
-    }
-    if (state !== null && state !== 'gone' && TERMINAL_JOB_STATES.has(state)) {
-      await progress.write({ state: 'succeeded', progress: `The savepoint was taken, but the job then ended ${state}, not FINISHED.` });
+    case 'ended':
+      await progress.write({ state: 'succeeded', progress: `The savepoint was taken, but the job then ended ${followed.state}, not FINISHED.` });
       return;
-    }
-    if (state === 'gone' || state === null || ctx.clock.now() - started >= ctx.settings.watchTimeoutMs) {
-      const why = state === 'gone' ? 'the cluster no longer lists the job' : state === null ? 'the cluster stopped answering' : `after ${formatMinutes(ctx.clock.now() - started)} the job is still ${state}`;
+    case 'gone':
+    case 'unreachable':
+    case 'timed-out': {
+      // The savepoint is there whatever the job does next: the operation succeeded, the job's end is not known.
+      const why =
+        followed.outcome === 'gone'
+          ? 'the cluster no longer lists the job'
+          : followed.outcome === 'unreachable'
+            ? 'the cluster stopped answering'
+            : `after ${formatMinutes(ctx.clock.now() - started)} the job is still ${followed.answer}`;
       await progress.write({ state: 'succeeded', progress: `The savepoint was taken; whether the job finished is not known: ${why}.` });
       return;
     }
-    await progress.maybeWrite({ progress: `Savepoint taken; the job is ${state}, waiting for it to finish.` });
-    await ctx.clock.sleep(pollDelay(attempt, ctx.settings));
   }
 }
