@@ -269,6 +269,8 @@ jobmanager.rpc.port: $rpc_port
 jobmanager.bind-host: 127.0.0.1
 jobmanager.memory.process.size: 1024m
 $( [[ "$SCHEDULER" == adaptive ]] && echo "jobmanager.scheduler: adaptive" || echo "# jobmanager.scheduler: Flink's default" )
+# 2.3+: the adaptive scheduler records its rescales (off at 0, Flink's default); older versions ignore the key.
+web.adaptive-scheduler.rescale-history.size: 20
 jobmanager.execution.failover-strategy: region
 
 taskmanager.host: 127.0.0.1
