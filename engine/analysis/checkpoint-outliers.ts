@@ -1,40 +1,16 @@
+import type { CheckpointOutlierView, CheckpointSubtaskView, CheckpointVertexView } from '../contracts/history.ts';
 import { bytesInWords, durationInWords, roundBoundAbove, shortVertexName, subtaskList } from './in-words.ts';
 
 /** What the analysis reads of a subtask's part in a checkpoint (a row of `/checkpoints/details/:id/subtasks/:vid`). */
-export interface CheckpointSubtaskFigures {
-  index: number;
-  status: string;
-  startDelayMs: number | null;
-  alignmentDurationMs: number | null;
-  syncDurationMs: number | null;
-  asyncDurationMs: number | null;
-  endToEndDurationMs: number | null;
-  stateBytes: number | null;
-}
+export type CheckpointSubtaskFigures = Pick<CheckpointSubtaskView, 'index' | 'status' | OutlierFigure>;
 
-export interface CheckpointVertexFigures {
-  vertexId: string;
-  /** The vertex name as Flink gives it (`tenant-cost -> Sink: usd-sink`). */
-  name: string;
+/** What the analysis reads of a vertex's part in a checkpoint: its name and the subtasks' figures. */
+export interface CheckpointVertexFigures extends Pick<CheckpointVertexView, 'vertexId' | 'name'> {
   subtasks: CheckpointSubtaskFigures[];
 }
 
-/** The figures a subtask can stand out by, in the order an operator reads a slow checkpoint. */
-export type OutlierFigure = 'startDelayMs' | 'alignmentDurationMs' | 'syncDurationMs' | 'asyncDurationMs' | 'endToEndDurationMs' | 'stateBytes';
-
-export interface CheckpointOutlier {
-  vertexId: string;
-  vertexName: string;
-  figure: OutlierFigure;
-  /** The subtasks that stand out, worst first. */
-  subtasks: number[];
-  /** Their values (ms, or bytes for `stateBytes`), same order. */
-  values: number[];
-  /** The highest value among the other subtasks. */
-  othersMax: number;
-  /** The sentence an operator reads: who, how much, compared with what, and the usual cause. */
-  sentence: string;
-}
+/** The figures a subtask can stand out by in a checkpoint. */
+export type OutlierFigure = CheckpointOutlierView['figure'];
 
 export interface OutlierThresholds {
   /** A duration below this never stands out, however uneven. @default 500 ms */
@@ -94,9 +70,9 @@ const FIGURES: OutlierFigure[] = ['startDelayMs', 'alignmentDurationMs', 'syncDu
  * smallest outlier is above the floor (500 ms, 1 MiB), and the others' highest value is the comparison. A subtask's
  * slow end-to-end duration is named only when none of its parts (start delay, alignment, sync, async) is.
  */
-export function findCheckpointOutliers(vertices: CheckpointVertexFigures[], thresholds: OutlierThresholds = DEFAULT_OUTLIER_THRESHOLDS): CheckpointOutlier[] {
-  const timeOutliers: Array<CheckpointOutlier & { excess: number }> = [];
-  const stateOutliers: Array<CheckpointOutlier & { excess: number }> = [];
+export function findCheckpointOutliers(vertices: CheckpointVertexFigures[], thresholds: OutlierThresholds = DEFAULT_OUTLIER_THRESHOLDS): CheckpointOutlierView[] {
+  const timeOutliers: Array<CheckpointOutlierView & { excess: number }> = [];
+  const stateOutliers: Array<CheckpointOutlierView & { excess: number }> = [];
   for (const vertex of vertices) {
     const explained = new Set<number>();
     for (const figure of FIGURES) {
@@ -111,7 +87,7 @@ export function findCheckpointOutliers(vertices: CheckpointVertexFigures[], thre
   return [...timeOutliers.sort(byExcess), ...stateOutliers.sort(byExcess)].map(({ excess: _excess, ...outlier }) => outlier);
 }
 
-function outlierOf(vertex: CheckpointVertexFigures, figure: OutlierFigure, t: OutlierThresholds): (CheckpointOutlier & { excess: number }) | undefined {
+function outlierOf(vertex: CheckpointVertexFigures, figure: OutlierFigure, t: OutlierThresholds): (CheckpointOutlierView & { excess: number }) | undefined {
   const values = vertex.subtasks
     .filter((s) => s.status === 'completed')
     .map((s) => ({ index: s.index, value: s[figure] }))
@@ -163,7 +139,7 @@ function bytesBoundAbove(bytes: number): number {
 }
 
 /** The one sentence for a checkpoint: its worst outlier, or that no subtask stands out. */
-export function checkpointFinding(outliers: CheckpointOutlier[], vertices: CheckpointVertexFigures[]): string {
+export function checkpointFinding(outliers: CheckpointOutlierView[], vertices: CheckpointVertexFigures[]): string {
   if (outliers.length > 0) return outliers[0].sentence;
   const hasSubtasks = vertices.some((v) => v.subtasks.some((s) => s.status === 'completed'));
   if (!hasSubtasks) return 'No per-subtask details for this checkpoint: no subtask can be compared with its siblings.';

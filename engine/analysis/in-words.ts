@@ -1,3 +1,5 @@
+import { bytesInIecUnits } from '../contracts/format-bytes.ts';
+
 /** Figures as an operator reads them in a sentence: `850 ms`, `4.1 s`, `2 min 05 s`, `1.5 MiB`. Pure. */
 
 export function durationInWords(ms: number): string {
@@ -10,18 +12,8 @@ export function durationInWords(ms: number): string {
   return `${Math.floor(seconds / 3600)} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')} min`;
 }
 
-const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-
 export function bytesInWords(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return 'an unknown size';
-  if (bytes < 1024) return `${Math.round(bytes)} B`;
-  let n = bytes;
-  let unit = 0;
-  while (n >= 1023.5 && unit < BYTE_UNITS.length - 1) {
-    n /= 1024;
-    unit += 1;
-  }
-  return `${n >= 100 ? Math.round(n) : trim(n.toFixed(n >= 10 ? 1 : 2))} ${BYTE_UNITS[unit]}`;
+  return bytesInIecUnits(bytes) ?? 'an unknown size';
 }
 
 /** The smallest of 1, 2, 5 × 10^k strictly above `value`: "the others took < 50 ms" for a slowest other of 22 ms. */

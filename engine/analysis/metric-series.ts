@@ -1,18 +1,11 @@
 import { rollupOf, type VertexRollup, type VertexSample } from '../history/job-sample.ts';
 
 /** One vertex at one sample: its subtasks' figures aggregated (null when no subtask had the figure). */
-export interface VertexPoint {
+export interface VertexPoint extends VertexRollup {
   t: number;
-  busyMax: number | null;
-  busyAvg: number | null;
-  backPressuredMax: number | null;
-  backPressuredAvg: number | null;
-  idleAvg: number | null;
-  recordsInPerSecond: number | null;
-  recordsOutPerSecond: number | null;
 }
 
-const FIGURES = ['busyMax', 'busyAvg', 'backPressuredMax', 'backPressuredAvg', 'idleAvg', 'recordsInPerSecond', 'recordsOutPerSecond'] as const;
+const FIGURES = ['busyMax', 'busyAvg', 'backPressuredMax', 'backPressuredAvg', 'idleAvg', 'recordsInPerSecond', 'recordsOutPerSecond'] as const satisfies ReadonlyArray<keyof VertexRollup>;
 
 /** Pure: a vertex's per-subtask rates at one sample → max, average or sum over its subtasks (missing = skipped, never 0). */
 export function vertexPointOf(t: number, vertex: Pick<VertexSample, 'subtasks'>): VertexPoint {

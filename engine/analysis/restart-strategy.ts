@@ -52,48 +52,106 @@ export function parseRestartStrategyDescription(text: string): RestartStrategy |
   return null;
 }
 
+/** Flink's defaults for the options a configuration leaves out (`RestartStrategyOptions`). */
+export const RESTART_STRATEGY_DEFAULTS = {
+  'fixed-delay': { attempts: 1, delayMs: 1000 },
+  'exponential-delay': { initialBackoffMs: 1000, maxBackoffMs: 60_000, backoffMultiplier: 1.5 },
+  'failure-rate': { maxFailures: 1, intervalMs: 60_000, delayMs: 1000 },
+} as const;
+
+/** Java's Integer.MAX_VALUE, Flink's "unlimited" attempts. */
+export const INTEGER_MAX_VALUE = 2_147_483_647;
+
+/**
+ * How a reader of a configuration takes its restart-strategy options: the console reads a real cluster's leniently
+ * (the cluster accepted it; a value it cannot read is Flink's default), the local engine strictly (it must refuse
+ * what Flink refuses). `rule` is what Flink requires of a number, in words after its value.
+ */
+export interface RestartOptionReader {
+  duration(key: string, fallback: number): number;
+  number(key: string, fallback: number, rule: { check: (n: number) => boolean; words: string }): number;
+}
+
+/**
+ * `restart-strategy.type` (or the older `restart-strategy`) as set, and the strategy it names (Flink's aliases
+ * included; null: none Flink knows). Undefined when the configuration sets none.
+ */
+export function configuredRestartStrategyType(conf: Readonly<Record<string, string>>): { key: string; value: string; type: RestartStrategy['type'] | null } | undefined {
+  const key = conf['restart-strategy.type'] !== undefined ? 'restart-strategy.type' : 'restart-strategy';
+  const value = conf[key];
+  if (value === undefined) return undefined;
+  switch (value.trim().toLowerCase()) {
+    case 'none':
+    case 'off':
+    case 'disable':
+      return { key, value, type: 'none' };
+    case 'fixed-delay':
+    case 'fixeddelay':
+      return { key, value, type: 'fixed-delay' };
+    case 'exponential-delay':
+    case 'exponentialdelay':
+      return { key, value, type: 'exponential-delay' };
+    case 'failure-rate':
+    case 'failurerate':
+      return { key, value, type: 'failure-rate' };
+    default:
+      return { key, value, type: null };
+  }
+}
+
+/** The options of a strategy (`restart-strategy.<type>.*`), with Flink's defaults for those left out. */
+export function restartStrategyOptions<T extends RestartStrategy['type']>(type: T, read: RestartOptionReader): Extract<RestartStrategy, { type: T }>;
+export function restartStrategyOptions(type: RestartStrategy['type'], read: RestartOptionReader): RestartStrategy {
+  switch (type) {
+    case 'none':
+      return { type: 'none' };
+    case 'fixed-delay': {
+      const d = RESTART_STRATEGY_DEFAULTS['fixed-delay'];
+      return {
+        type: 'fixed-delay',
+        attempts: read.number('restart-strategy.fixed-delay.attempts', d.attempts, { check: (n) => Number.isInteger(n) && n >= 0 && n <= INTEGER_MAX_VALUE, words: 'must be a whole number >= 0' }),
+        delayMs: read.duration('restart-strategy.fixed-delay.delay', d.delayMs),
+      };
+    }
+    case 'exponential-delay': {
+      const d = RESTART_STRATEGY_DEFAULTS['exponential-delay'];
+      const p = 'restart-strategy.exponential-delay.';
+      return {
+        type: 'exponential-delay',
+        initialBackoffMs: read.duration(`${p}initial-backoff`, d.initialBackoffMs),
+        maxBackoffMs: read.duration(`${p}max-backoff`, d.maxBackoffMs),
+        backoffMultiplier: read.number(`${p}backoff-multiplier`, d.backoffMultiplier, { check: (n) => n > 1, words: 'must be a number greater than 1' }),
+      };
+    }
+    case 'failure-rate': {
+      const d = RESTART_STRATEGY_DEFAULTS['failure-rate'];
+      const p = 'restart-strategy.failure-rate.';
+      return {
+        type: 'failure-rate',
+        maxFailures: read.number(`${p}max-failures-per-interval`, d.maxFailures, { check: (n) => Number.isInteger(n) && n >= 1, words: 'must be a whole number >= 1' }),
+        intervalMs: read.duration(`${p}failure-rate-interval`, d.intervalMs),
+        delayMs: read.duration(`${p}delay`, d.delayMs),
+      };
+    }
+  }
+}
+
+/** A cluster's options as the console reads them: a value it cannot read is Flink's default. */
+function lenientReader(conf: Readonly<Record<string, string>>): RestartOptionReader {
+  return {
+    duration: (key, fallback) => (conf[key] !== undefined ? (durationMs(conf[key]) ?? fallback) : fallback),
+    number: (key, fallback) => (conf[key] !== undefined && Number.isFinite(Number(conf[key])) ? Number(conf[key]) : fallback),
+  };
+}
+
 /**
  * The strategy a configuration sets (`restart-strategy.type`, or the older `restart-strategy`), with Flink's defaults
  * for the options it leaves out. When it sets none: exponential-delay with checkpointing, none without (Flink 1.19+).
  */
 export function restartStrategyOfConfiguration(conf: Readonly<Record<string, string>>): RestartStrategy {
-  const raw = (conf['restart-strategy.type'] ?? conf['restart-strategy'])?.trim().toLowerCase();
-  const duration = (key: string, fallback: number) => (conf[key] !== undefined ? (durationMs(conf[key]) ?? fallback) : fallback);
-  const number = (key: string, fallback: number) => (conf[key] !== undefined && Number.isFinite(Number(conf[key])) ? Number(conf[key]) : fallback);
-  const exponential = (): RestartStrategy => ({
-    type: 'exponential-delay',
-    initialBackoffMs: duration('restart-strategy.exponential-delay.initial-backoff', 1000),
-    maxBackoffMs: duration('restart-strategy.exponential-delay.max-backoff', 60_000),
-    backoffMultiplier: number('restart-strategy.exponential-delay.backoff-multiplier', 1.5),
-  });
-  switch (raw) {
-    case 'none':
-    case 'off':
-    case 'disable':
-      return { type: 'none' };
-    case 'fixed-delay':
-    case 'fixeddelay':
-      return {
-        type: 'fixed-delay',
-        attempts: number('restart-strategy.fixed-delay.attempts', 1),
-        delayMs: duration('restart-strategy.fixed-delay.delay', 1000),
-      };
-    case 'failure-rate':
-    case 'failurerate':
-      return {
-        type: 'failure-rate',
-        maxFailures: number('restart-strategy.failure-rate.max-failures-per-interval', 1),
-        intervalMs: duration('restart-strategy.failure-rate.failure-rate-interval', 60_000),
-        delayMs: duration('restart-strategy.failure-rate.delay', 1000),
-      };
-    case 'exponential-delay':
-    case 'exponentialdelay':
-      return exponential();
-    default: {
-      const checkpointing = conf['execution.checkpointing.interval'] !== undefined;
-      return checkpointing ? exponential() : { type: 'none' };
-    }
-  }
+  const checkpointing = conf['execution.checkpointing.interval'] !== undefined;
+  const type = configuredRestartStrategyType(conf)?.type ?? (checkpointing ? 'exponential-delay' : 'none');
+  return restartStrategyOptions(type, lenientReader(conf));
 }
 
 /** `1 s`, `1.5 s`, `1 min`, `2 min 30 s`: for sentences, not tables. */

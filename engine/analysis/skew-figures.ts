@@ -1,3 +1,5 @@
+import type { MetricSkew } from '../contracts/diagnosis.ts';
+
 /**
  * Skew figures of one metric over a vertex's subtasks (one value per subtask).
  *
@@ -23,28 +25,9 @@ export const SATURATED_BUSY_MS = 900;
 /** A value at or below this share of the vertex's maximum counts as idle (a subtask that owns no active key). */
 export const IDLE_SHARE = 0.01;
 
-export interface SkewStatistics {
-  /** Subtasks with a usable value. */
-  counted: number;
-  /** Subtasks without a value (NaN: the metric is missing). */
-  missing: number;
-  /** Values a broken metric gave (negative or infinite): left out of every figure. */
-  invalid: number;
-  min: number | null;
-  max: number | null;
-  /** Index of the subtask with the maximum (the lowest index on a tie). */
-  maxSubtask: number | null;
-  mean: number | null;
-  median: number | null;
+/** A metric's `MetricSkew` as the analysis works it out: with the sum, and the hot subtasks as bare indexes. */
+export interface SkewStatistics extends Omit<MetricSkew, 'metric' | 'hot'> {
   sum: number | null;
-  /** Flink's DoubleDataSkew over the counted values, in percent (0..100). */
-  dataSkewPercent: number | null;
-  /** max / mean; null when the mean is 0 or nothing was counted. */
-  maxOverMean: number | null;
-  /** max / median; null when the median is 0 or nothing was counted. */
-  maxOverMedian: number | null;
-  /** Subtasks at (about) zero while others are not: they own no active key, or receive nothing. */
-  idle: number;
   /** Hot subtasks (see `hotSubtasks`), hottest first. */
   hot: number[];
 }

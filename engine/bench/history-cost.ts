@@ -144,6 +144,7 @@ async function storeCost(template: JobSample): Promise<void> {
   }
 }
 
+/** Not bytesInIecUnits: always one decimal, so that the padded columns of the benchmark's table line up. */
 function formatBytes(bytes: number): string {
   if (bytes >= MiB) return `${(bytes / MiB).toFixed(1)} MiB`;
   if (bytes >= KiB) return `${(bytes / KiB).toFixed(1)} KiB`;

@@ -1,4 +1,5 @@
-import { emptySubtaskColumns, stateCode, type EdgeSample, type JobSample, type VertexSample } from '../history/job-sample.ts';
+import type { EdgeView } from '../contracts/jobs.ts';
+import { emptySubtaskColumns, stateCode, type JobSample, type VertexSample } from '../history/job-sample.ts';
 
 /**
  * Samples of a generated job as the sampler would store them, for the diagnosis benchmark: the layered DAG of the
@@ -8,7 +9,7 @@ import { emptySubtaskColumns, stateCode, type EdgeSample, type JobSample, type V
 export interface SyntheticJob {
   jobId: string;
   vertexIds: string[];
-  edges: EdgeSample[];
+  edges: EdgeView[];
   parallelism: number;
   maxParallelism: number;
   /** The vertex and subtask that are hot, and the back-pressured vertex upstream of it. */
@@ -21,7 +22,7 @@ const TASK_MANAGERS = 64;
 export function syntheticJob(vertexCount: number, parallelism: number, maxParallelism: number): SyntheticJob {
   const hex = (i: number) => i.toString(16).padStart(32, '0');
   const vertexIds = Array.from({ length: vertexCount }, (_, i) => hex(i + 1));
-  const edges: EdgeSample[] = [];
+  const edges: EdgeView[] = [];
   for (let i = 10; i < vertexCount; i++) {
     [i - 10, i - 9 - (i % 3)]
       .filter((j, k, a) => j >= 0 && a.indexOf(j) === k)

@@ -89,14 +89,16 @@ export interface MetricSkew {
   invalid: number;
   min: number | null;
   max: number | null;
+  /** The subtask with the maximum (the lowest index on a tie). */
   maxSubtask: number | null;
   mean: number | null;
   median: number | null;
   /** Flink's own Data Skew figure (DoubleDataSkew): mean absolute deviation / mean × 100, capped at 100. */
   dataSkewPercent: number | null;
+  /** null when the mean (the median) is 0 or nothing was counted. */
   maxOverMean: number | null;
   maxOverMedian: number | null;
-  /** Subtasks at about zero while others are not. */
+  /** Subtasks at about zero while others are not: they own no active key, or receive nothing. */
   idle: number;
   hot: HotSubtask[];
 }

@@ -31,10 +31,12 @@ export interface JobWatch {
   clusterId: string;
   jobId: string;
   jobName: string;
+  /** Pinned by the operator: sampled until unpinned or the job ends, whether or not a page shows it. */
   pinned: boolean;
   /** Sampling interval asked for; null = the cluster's metrics fetch interval (never faster than that). */
   intervalMs: number | null;
   createdAt: number;
+  /** Last time a page had the job open: unpinned watches end a while after the last page closed. */
   lastOpenedAt: number;
 }
 
@@ -68,6 +70,7 @@ export interface CheckpointView {
   isSavepoint: boolean;
   /** CANONICAL or NATIVE for savepoints. */
   savepointFormat: string | null;
+  /** CHECKPOINT, SAVEPOINT, SYNC_SAVEPOINT, ... */
   checkpointType: string;
   triggerTimestamp: number;
   latestAckTimestamp: number | null;
@@ -111,6 +114,7 @@ export interface JobCheckpoints {
       processedBytes: StatsSummary | null;
       persistedBytes: StatsSummary | null;
     };
+    /** Engine clock of the sample that read them. */
     reportedAt: number;
   } | null;
   latestCompleted: CheckpointView | null;
@@ -169,9 +173,13 @@ export interface CheckpointOutlierView {
   vertexId: string;
   vertexName: string;
   figure: 'startDelayMs' | 'alignmentDurationMs' | 'syncDurationMs' | 'asyncDurationMs' | 'endToEndDurationMs' | 'stateBytes';
+  /** The subtasks that stand out, worst first. */
   subtasks: number[];
+  /** Their values (ms, or bytes for `stateBytes`), same order. */
   values: number[];
+  /** The highest value among the other subtasks. */
   othersMax: number;
+  /** The sentence an operator reads: who, how much, compared with what, and the usual cause. */
   sentence: string;
 }
 

@@ -1,53 +1,24 @@
 import type { Database, RootDatabase } from 'lmdb';
+import type { CheckpointVertexView, CheckpointView, JobCheckpoints } from '../contracts/history.ts';
 import { decodeCheckpointSubtasks, encodeCheckpointSubtasks, type CheckpointSubtaskColumns } from './checkpoint-subtasks.ts';
 import type { HistoryRetention } from './history-store.ts';
 
-/** One vertex's part in a checkpoint (`tasks` of `/checkpoints/details/:id`). Its subtasks are stored beside it. */
-export interface CheckpointVertexRecord {
-  vertexId: string;
-  status: string;
-  latestAckTimestamp: number | null;
-  endToEndDurationMs: number | null;
-  checkpointedBytes: number | null;
-  stateBytes: number | null;
-  alignmentBufferedBytes: number | null;
-  processedBytes: number | null;
-  persistedBytes: number | null;
-  numSubtasks: number;
-  numAcknowledgedSubtasks: number;
+/**
+ * One vertex's part in a checkpoint (`tasks` of `/checkpoints/details/:id`), as stored: the view's figures without the
+ * name (read from the samples when shown) and the subtasks (stored beside it, in their own table).
+ */
+export interface CheckpointVertexRecord extends Omit<CheckpointVertexView, 'name' | 'subtasks' | 'subtasksUnavailable'> {
   /** Why the per-subtask details of this vertex are missing (the request failed), when they are. */
   subtasksUnavailable?: string;
 }
 
-/** A checkpoint or savepoint of a job, as the history keeps it: Flink's summary and, once settled, its details. */
-export interface CheckpointRecord {
-  id: number;
-  /**
-   * COMPLETED, FAILED or IN_PROGRESS as Flink says; UNKNOWN when an in-progress checkpoint vanished from the
-   * JobManager's statistics without a result (a JobManager failover resets them).
-   */
-  status: string;
-  isSavepoint: boolean;
-  /** CANONICAL or NATIVE for savepoints. */
-  savepointFormat: string | null;
-  /** CHECKPOINT, SAVEPOINT, SYNC_SAVEPOINT, ... */
-  checkpointType: string;
-  triggerTimestamp: number;
-  latestAckTimestamp: number | null;
-  endToEndDurationMs: number | null;
-  /** Incremental size (what this checkpoint wrote). */
-  checkpointedBytes: number | null;
-  /** Full state size. */
-  stateBytes: number | null;
-  alignmentBufferedBytes: number | null;
-  processedBytes: number | null;
-  persistedBytes: number | null;
-  numSubtasks: number;
-  numAcknowledgedSubtasks: number;
-  externalPath: string | null;
+/**
+ * A checkpoint or savepoint of a job, as the history keeps it: Flink's summary and, once settled, its details. It
+ * differs from the view by what only storing needs (the vertices, when it was seen); the view's explanation of the
+ * failure and state of the details are worked out when it is shown.
+ */
+export interface CheckpointRecord extends Omit<CheckpointView, 'failureExplanation' | 'details' | 'detailsUnavailable'> {
   discarded: boolean | null;
-  failureTimestamp: number | null;
-  failureMessage: string | null;
   /** Per-vertex details, fetched once per checkpoint when it settled. */
   vertices?: CheckpointVertexRecord[];
   /** Why the details will never come (the JobManager no longer has them), when they will not. */
@@ -57,34 +28,13 @@ export interface CheckpointRecord {
   updatedAt: number;
 }
 
-/** `StatsSummaryDto`: null where Flink has no value ("NaN") or the version does not report it. */
-export interface StatsSummaryRecord {
-  min: number | null;
-  max: number | null;
-  avg: number | null;
-  p50: number | null;
-  p90: number | null;
-  p95: number | null;
-  p99: number | null;
-  p999: number | null;
-}
-
 /**
  * What the JobManager last said about a job's checkpoints as a whole (`counts`, `summary`, `latest.restored` of
- * `/checkpoints`). Flink keeps these only since the JobManager started the job: they start over after a failover.
+ * `/checkpoints`): the Checkpoints tab's `flink` and `restored`, stored together. Flink keeps these only since the
+ * JobManager started the job: they start over after a failover.
  */
-export interface CheckpointOverview {
-  counts: { restored: number; total: number; inProgress: number; completed: number; failed: number };
-  summary: {
-    endToEndDurationMs: StatsSummaryRecord | null;
-    checkpointedBytes: StatsSummaryRecord | null;
-    stateBytes: StatsSummaryRecord | null;
-    processedBytes: StatsSummaryRecord | null;
-    persistedBytes: StatsSummaryRecord | null;
-  };
-  restored: { id: number; restoreTimestamp: number; isSavepoint: boolean; externalPath: string | null } | null;
-  /** Engine clock of the sample that read it. */
-  reportedAt: number;
+export interface CheckpointOverview extends NonNullable<JobCheckpoints['flink']> {
+  restored: JobCheckpoints['restored'];
 }
 
 type CheckpointKey = [clusterId: string, jobId: string, triggerTimestamp: number, id: number];

@@ -1,3 +1,7 @@
+import type { SkewMetric } from '../contracts/diagnosis.ts';
+import type { VertexMetricPoint } from '../contracts/history.ts';
+import type { EdgeView, VertexView } from '../contracts/jobs.ts';
+
 /**
  * One sample of a watched job, as the history store keeps it: per vertex, per-subtask columns (one typed array per
  * figure, indexed by subtask). Columns keep a 200-vertex × 1,024-subtask job at a few bytes per figure, encode
@@ -18,7 +22,11 @@ export const COUNTER_COLUMNS = [
   'accumulatedIdleMs',
 ] as const;
 
-/** Rates over the interval since the previous sample in which the cluster's figures moved (see rates.ts). */
+/**
+ * Rates over the interval since the previous sample in which the cluster's figures moved (see rates.ts): the skew
+ * metrics that are rates. A list of its own because it is the sample codec's column order on disk, which must not
+ * move with the contract's list; checked against it below.
+ */
 export const RATE_COLUMNS = [
   'recordsInPerSecond',
   'recordsOutPerSecond',
@@ -27,10 +35,13 @@ export const RATE_COLUMNS = [
   'busyTimeMsPerSecond',
   'backPressuredTimeMsPerSecond',
   'idleTimeMsPerSecond',
-] as const;
+] as const satisfies readonly RateColumn[];
 
 export type CounterColumn = (typeof COUNTER_COLUMNS)[number];
-export type RateColumn = (typeof RATE_COLUMNS)[number];
+/** Every skew metric but the checkpointed state, which comes from checkpoints, not from rates. */
+export type RateColumn = Exclude<SkewMetric, 'checkpointedStateBytes'>;
+// Fails to compile when a rate skew metric has no column.
+const _everyRateStored: Exclude<RateColumn, (typeof RATE_COLUMNS)[number]> extends never ? true : never = true;
 
 export interface SubtaskColumns {
   counters: Record<CounterColumn, Float64Array>;
@@ -105,15 +116,11 @@ export function stateName(code: number): string {
 
 /**
  * A vertex's rates at one sample, over its subtasks (max, mean or sum of those that had the figure; null when none
- * had): what a time axis needs, kept in the sample's head so charts over a window never decode the columns.
+ * had): what a time axis needs, kept in the sample's head so charts over a window never decode the columns. The chart's
+ * point, plus idle time and records out, which the store keeps for what else reads a window.
  */
-export interface VertexRollup {
-  busyMax: number | null;
-  busyAvg: number | null;
-  backPressuredMax: number | null;
-  backPressuredAvg: number | null;
+export interface VertexRollup extends Omit<VertexMetricPoint, 't'> {
   idleAvg: number | null;
-  recordsInPerSecond: number | null;
   recordsOutPerSecond: number | null;
 }
 
@@ -145,23 +152,12 @@ export function rollupOf(vertex: Pick<VertexSample, 'subtasks'>): VertexRollup {
   };
 }
 
-export interface VertexSample {
-  id: string;
-  name: string;
-  parallelism: number;
-  maxParallelism: number | null;
-  /** The vertex's ExecutionState as a whole (RUNNING, FINISHED, ...). */
-  status: string;
+/** A vertex as the graph shows it (without its live figures), and its subtasks' columns. */
+export interface VertexSample extends Pick<VertexView, 'id' | 'name' | 'parallelism' | 'maxParallelism' | 'status'> {
   /** null when the cluster could not give this vertex's subtasks in this sample (said in `unavailable`). */
   subtasks: SubtaskColumns | null;
   /** Why `subtasks` is null, in words. */
   unavailable?: string;
-}
-
-export interface EdgeSample {
-  source: string;
-  target: string;
-  shipStrategy: string;
 }
 
 export interface TaskManagerRef {
@@ -181,7 +177,7 @@ export interface JobSample {
   /** The job's start time as the cluster reports it: it changes when the JobManager recovers the job. */
   jobStartTime: number;
   vertices: VertexSample[];
-  edges: EdgeSample[];
+  edges: EdgeView[];
   taskManagers: TaskManagerRef[];
   /** Id of the last completed checkpoint the cluster reported at this sample, if any. */
   lastCompletedCheckpointId: number | null;

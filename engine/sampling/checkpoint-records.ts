@@ -1,5 +1,6 @@
 import type { endpoints, ResponseOf } from '../flink-rest/endpoints.ts';
-import type { CheckpointOverview, CheckpointRecord, CheckpointVertexRecord, StatsSummaryRecord } from '../history/checkpoint-history.ts';
+import type { StatsSummary } from '../contracts/history.ts';
+import type { CheckpointOverview, CheckpointRecord, CheckpointVertexRecord } from '../history/checkpoint-history.ts';
 import {
   SUBTASK_ABORTED,
   SUBTASK_ACKNOWLEDGED,
@@ -112,7 +113,7 @@ export function toCheckpointSubtaskColumns(details: TaskCheckpointDetails): Chec
 
 type WireSummary = NonNullable<NonNullable<CheckpointingStatistics['summary']>['end_to_end_duration']>;
 
-function summaryOf(wire: WireSummary | undefined): StatsSummaryRecord | null {
+function summaryOf(wire: WireSummary | undefined): StatsSummary | null {
   if (!wire) return null;
   const v = (x: number | null | undefined) => (x === undefined ? null : x);
   return { min: v(wire.min), max: v(wire.max), avg: v(wire.avg), p50: v(wire.p50), p90: v(wire.p90), p95: v(wire.p95), p99: v(wire.p99), p999: v(wire.p999) };

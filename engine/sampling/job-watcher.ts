@@ -3,7 +3,7 @@ import { EngineError } from '../flink-rest/errors.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import type { HistoryEvent } from '../history/event-log.ts';
 import type { JobSample } from '../history/job-sample.ts';
-import type { Watch } from '../history/watch-list.ts';
+import type { JobWatch } from '../contracts/history.ts';
 import { CheckpointSync, type CheckpointSyncOptions } from './checkpoint-sync.ts';
 import { comparisonBase, eventsBetween } from './sample-events.ts';
 import { fetchJobSample, type FetchedSample } from './sample-job.ts';
@@ -80,10 +80,10 @@ export class JobWatcher {
    * Starts (or refreshes) a watch. `open` is a page showing the job: it keeps an unpinned watch alive.
    * `pinned` set to true or false pins or unpins; undefined leaves it as it is.
    */
-  async watch(clusterId: string, jobId: string, options: { jobName?: string; pinned?: boolean; intervalMs?: number | null } = {}): Promise<Watch> {
+  async watch(clusterId: string, jobId: string, options: { jobName?: string; pinned?: boolean; intervalMs?: number | null } = {}): Promise<JobWatch> {
     const existing = this.options.history.watches.get(clusterId, jobId);
     const now = this.now();
-    const watch: Watch = {
+    const watch: JobWatch = {
       clusterId,
       jobId,
       jobName: options.jobName ?? existing?.jobName ?? jobId,
@@ -111,7 +111,7 @@ export class JobWatcher {
     for (const w of this.options.history.watches.list()) if (w.clusterId === clusterId) await this.unwatch(clusterId, w.jobId, 'The cluster was removed from the app.');
   }
 
-  list(): Watch[] {
+  list(): JobWatch[] {
     return this.options.history.watches.list();
   }
 
@@ -132,7 +132,7 @@ export class JobWatcher {
     await Promise.allSettled(pending);
   }
 
-  private run(watch: Watch): void {
+  private run(watch: JobWatch): void {
     const state = this.stateOf(watch.clusterId, watch.jobId);
     if (state.timer !== undefined || state.inFlight) return;
     this.schedule(watch.clusterId, watch.jobId, state, 0);

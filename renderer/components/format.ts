@@ -1,3 +1,5 @@
+import { bytesInIecUnits } from '../../engine/contracts/format-bytes';
+
 /** Humanizers: pure, locale-independent where an operator compares numbers across screens. */
 
 export const DASH = '—';
@@ -46,19 +48,9 @@ export function formatRate(perSecond: number | null | undefined): string {
   return `${formatCount(perSecond)}/s`;
 }
 
-const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-
-/** Bytes in IEC units: `512 B`, `1.5 KiB`, `23.4 MiB`. */
+/** Bytes in IEC units: `512 B`, `1.5 KiB`, `23.4 MiB`; the engine's sentences say sizes with the same function. */
 export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes == null || !Number.isFinite(bytes) || bytes < 0) return DASH;
-  if (bytes < 1024) return `${Math.round(bytes)} B`;
-  let n = bytes;
-  let unit = 0;
-  while (n >= 1023.5 && unit < BYTE_UNITS.length - 1) {
-    n /= 1024;
-    unit += 1;
-  }
-  return `${threeSignificant(n)} ${BYTE_UNITS[unit]}`;
+  return bytes == null ? DASH : (bytesInIecUnits(bytes) ?? DASH);
 }
 
 /** A share 0..1 as a percentage: `3.5%`, `42%`; a dash when unknown. */

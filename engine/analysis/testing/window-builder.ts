@@ -1,4 +1,5 @@
-import { emptySubtaskColumns, stateCode, type EdgeSample, type JobSample } from '../../history/job-sample.ts';
+import type { EdgeView } from '../../contracts/jobs.ts';
+import { emptySubtaskColumns, stateCode, type JobSample } from '../../history/job-sample.ts';
 import { withRates } from '../../sampling/sample-rates.ts';
 
 /**
@@ -49,7 +50,7 @@ export function buildWindow(spec: WindowSpec): JobSample[] {
   const interval = spec.intervalMs ?? 10_000;
   const t0 = spec.t0 ?? 1_700_000_000_000;
   const tms = spec.taskManagers ?? 2;
-  const edges: EdgeSample[] = (spec.edges ?? []).map(([source, target, shipStrategy]) => ({ source, target, shipStrategy: shipStrategy ?? 'HASH' }));
+  const edges: EdgeView[] = (spec.edges ?? []).map(([source, target, shipStrategy]) => ({ source, target, shipStrategy: shipStrategy ?? 'HASH' }));
   const subtaskSpec = (v: VertexSpec, k: number, s: number): SubtaskSpec => (Array.isArray(v.subtasks) ? v.subtasks[k] : v.subtasks.at(k, s));
   const parallelismOf = (v: VertexSpec) => (Array.isArray(v.subtasks) ? v.subtasks.length : v.subtasks.parallelism);
   // Accumulated counters per vertex and subtask, carried from sample to sample.

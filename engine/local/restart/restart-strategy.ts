@@ -1,3 +1,11 @@
+import {
+  configuredRestartStrategyType,
+  INTEGER_MAX_VALUE,
+  RESTART_STRATEGY_DEFAULTS,
+  restartStrategyOptions,
+  type RestartOptionReader,
+  type RestartStrategy,
+} from '../../analysis/restart-strategy.ts';
 import { parseFlinkDuration } from '../../flink-rest/duration.ts';
 
 /**
@@ -16,27 +24,16 @@ import { parseFlinkDuration } from '../../flink-rest/duration.ts';
  * …" message. Pure: time and randomness come in as arguments.
  */
 
+/**
+ * The strategies the local engine runs (not failure-rate), each with what the console reads of a real cluster's
+ * (engine/analysis/restart-strategy.ts) and, for exponential-delay, the options only running it needs.
+ */
 export type RestartStrategyConfig =
-  | { type: 'none' }
-  | { type: 'fixed-delay'; attempts: number; delayMs: number }
-  | {
-      type: 'exponential-delay';
-      initialBackoffMs: number;
-      maxBackoffMs: number;
-      backoffMultiplier: number;
-      resetBackoffThresholdMs: number;
-      jitterFactor: number;
-      attemptsBeforeResetBackoff: number;
-    };
+  | Extract<RestartStrategy, { type: 'none' | 'fixed-delay' }>
+  | (Extract<RestartStrategy, { type: 'exponential-delay' }> & { resetBackoffThresholdMs: number; jitterFactor: number; attemptsBeforeResetBackoff: number });
 
-/** Java's Integer.MAX_VALUE, Flink's "unlimited" attempts. */
-export const INTEGER_MAX_VALUE = 2_147_483_647;
-
-export const FIXED_DELAY_DEFAULTS = { attempts: 1, delayMs: 1000 } as const;
 export const EXPONENTIAL_DELAY_DEFAULTS = {
-  initialBackoffMs: 1000,
-  maxBackoffMs: 60_000,
-  backoffMultiplier: 1.5,
+  ...RESTART_STRATEGY_DEFAULTS['exponential-delay'],
   resetBackoffThresholdMs: 3_600_000,
   jitterFactor: 0.1,
   attemptsBeforeResetBackoff: INTEGER_MAX_VALUE,
@@ -52,65 +49,55 @@ export class RestartStrategyConfigError extends Error {
 
 type Conf = Readonly<Record<string, string>>;
 
-function durationOf(conf: Conf, key: string, fallback: number): number {
-  const raw = conf[key];
-  if (raw === undefined) return fallback;
-  const ms = parseFlinkDuration(raw);
-  if (ms === null || ms < 0) throw new RestartStrategyConfigError(`${key}: "${raw}" is not a duration; write e.g. "10 s", "1 min" or milliseconds.`);
-  return ms;
-}
-
-function numberOf(conf: Conf, key: string, fallback: number, check: (n: number) => boolean, rule: string): number {
-  const raw = conf[key];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (raw.trim() === '' || !check(n)) throw new RestartStrategyConfigError(`${key}: "${raw}" ${rule}.`);
-  return n;
+/** Options as Flink takes them: a value it cannot read fails the job's submission, naming the key. */
+function strictReader(conf: Conf): RestartOptionReader {
+  return {
+    duration(key, fallback) {
+      const raw = conf[key];
+      if (raw === undefined) return fallback;
+      const ms = parseFlinkDuration(raw);
+      if (ms === null || ms < 0) throw new RestartStrategyConfigError(`${key}: "${raw}" is not a duration; write e.g. "10 s", "1 min" or milliseconds.`);
+      return ms;
+    },
+    number(key, fallback, rule) {
+      const raw = conf[key];
+      if (raw === undefined) return fallback;
+      const n = Number(raw);
+      if (raw.trim() === '' || !rule.check(n)) throw new RestartStrategyConfigError(`${key}: "${raw}" ${rule.words}.`);
+      return n;
+    },
+  };
 }
 
 /** The strategy one configuration sets, or undefined when it sets none. */
 function strategyOf(conf: Conf): RestartStrategyConfig | undefined {
-  const key = conf['restart-strategy.type'] !== undefined ? 'restart-strategy.type' : 'restart-strategy';
-  const raw = conf[key];
-  if (raw === undefined) return undefined;
-  switch (raw.trim().toLowerCase()) {
-    case 'none':
-    case 'off':
-    case 'disable':
-      return { type: 'none' };
-    case 'fixed-delay':
-    case 'fixeddelay':
-      return {
-        type: 'fixed-delay',
-        attempts: numberOf(conf, 'restart-strategy.fixed-delay.attempts', FIXED_DELAY_DEFAULTS.attempts, (n) => Number.isInteger(n) && n >= 0 && n <= INTEGER_MAX_VALUE, 'must be a whole number >= 0'),
-        delayMs: durationOf(conf, 'restart-strategy.fixed-delay.delay', FIXED_DELAY_DEFAULTS.delayMs),
-      };
-    case 'exponential-delay':
-    case 'exponentialdelay': {
-      const d = EXPONENTIAL_DELAY_DEFAULTS;
-      const p = 'restart-strategy.exponential-delay.';
-      const config: RestartStrategyConfig = {
-        type: 'exponential-delay',
-        initialBackoffMs: durationOf(conf, `${p}initial-backoff`, d.initialBackoffMs),
-        maxBackoffMs: durationOf(conf, `${p}max-backoff`, d.maxBackoffMs),
-        backoffMultiplier: numberOf(conf, `${p}backoff-multiplier`, d.backoffMultiplier, (n) => n > 1, 'must be a number greater than 1'),
-        resetBackoffThresholdMs: durationOf(conf, `${p}reset-backoff-threshold`, d.resetBackoffThresholdMs),
-        jitterFactor: numberOf(conf, `${p}jitter-factor`, d.jitterFactor, (n) => n >= 0 && n <= 1, 'must be within [0, 1]'),
-        attemptsBeforeResetBackoff: numberOf(conf, `${p}attempts-before-reset-backoff`, d.attemptsBeforeResetBackoff, (n) => Number.isInteger(n) && n >= 1, 'must be a whole number >= 1'),
-      };
-      if (config.initialBackoffMs < 1 || config.initialBackoffMs > config.maxBackoffMs) {
-        throw new RestartStrategyConfigError(`${p}initial-backoff must be at least 1 ms and at most ${p}max-backoff.`);
-      }
-      return config;
-    }
-    case 'failure-rate':
-    case 'failurerate':
-      throw new RestartStrategyConfigError(
-        `${key}: "${raw}" (failure-rate) is not supported by the local engine; use none, fixed-delay or exponential-delay.`,
-      );
-    default:
-      throw new RestartStrategyConfigError(`Unknown restart strategy ${raw}. ${key} accepts none, fixed-delay or exponential-delay (and failure-rate on a real Flink).`);
+  const configured = configuredRestartStrategyType(conf);
+  if (configured === undefined) return undefined;
+  const { key, value, type } = configured;
+  if (type === null) {
+    throw new RestartStrategyConfigError(`Unknown restart strategy ${value}. ${key} accepts none, fixed-delay or exponential-delay (and failure-rate on a real Flink).`);
   }
+  if (type === 'failure-rate') {
+    throw new RestartStrategyConfigError(`${key}: "${value}" (failure-rate) is not supported by the local engine; use none, fixed-delay or exponential-delay.`);
+  }
+  const read = strictReader(conf);
+  const strategy = restartStrategyOptions(type, read);
+  if (strategy.type !== 'exponential-delay') return strategy;
+  const d = EXPONENTIAL_DELAY_DEFAULTS;
+  const p = 'restart-strategy.exponential-delay.';
+  const config: RestartStrategyConfig = {
+    ...strategy,
+    resetBackoffThresholdMs: read.duration(`${p}reset-backoff-threshold`, d.resetBackoffThresholdMs),
+    jitterFactor: read.number(`${p}jitter-factor`, d.jitterFactor, { check: (n) => n >= 0 && n <= 1, words: 'must be within [0, 1]' }),
+    attemptsBeforeResetBackoff: read.number(`${p}attempts-before-reset-backoff`, d.attemptsBeforeResetBackoff, {
+      check: (n) => Number.isInteger(n) && n >= 1,
+      words: 'must be a whole number >= 1',
+    }),
+  };
+  if (config.initialBackoffMs < 1 || config.initialBackoffMs > config.maxBackoffMs) {
+    throw new RestartStrategyConfigError(`${p}initial-backoff must be at least 1 ms and at most ${p}max-backoff.`);
+  }
+  return config;
 }
 
 /**
