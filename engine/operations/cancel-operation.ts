@@ -1,7 +1,7 @@
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { describeFailure } from './failure-cause.ts';
 import { formatMinutes, isRefusal, messageOf, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
-import { followJob } from './follow-job.ts';
+import { followJob, lostTrack } from './follow-job.ts';
 import type { StoredJournalEntry } from './journal.ts';
 
 /**
@@ -101,7 +101,7 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
       await progress.write({
         state: 'unknown',
         progress: null,
-        failure: `Outcome unknown: the cluster accepted the cancel, then ${followed.outcome === 'gone' ? 'stopped listing the job' : `stopped answering (${messageOf(followed.error)})`}.`,
+        failure: lostTrack(followed, 'the cancel was accepted'),
       });
       return;
   }

@@ -5,7 +5,7 @@ import { json, startHostileServer, type HostileServer } from '../flink-rest/test
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { DEFAULT_OPERATION_SETTINGS, Progress, type DriverContext, type OperationSettings } from './driver-context.ts';
-import { followJob } from './follow-job.ts';
+import { followJob, lostTrack } from './follow-job.ts';
 import type { StoredJournalEntry } from './journal.ts';
 import { startOperationsKit, type OperationsKit } from './testing/operations-kit.ts';
 
@@ -169,5 +169,15 @@ describe('following a job', () => {
     const { ctx, progress } = followerOn(kit);
     const bug = new TypeError('a bug');
     await expect(followJob(progress, ctx, { read: () => Promise.reject(bug), reached: () => true, deadline: Infinity })).rejects.toBe(bug);
+  });
+});
+
+describe('lostTrack', () => {
+  it('says the outcome is unknown, what had happened, and how the cluster lost the job', () => {
+    expect(lostTrack({ outcome: 'gone' }, 'the cancel was accepted')).toBe('Outcome unknown: the cancel was accepted, then the cluster stopped listing the job.');
+    const silence = new EngineError('refused', 'Nothing listens at http://127.0.0.1:1.');
+    expect(lostTrack({ outcome: 'unreachable', error: silence }, 'job 42 was submitted', 'stopped listing it')).toBe(
+      'Outcome unknown: job 42 was submitted, then the cluster stopped answering (Nothing listens at http://127.0.0.1:1.).',
+    );
   });
 });

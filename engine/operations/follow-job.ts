@@ -1,6 +1,6 @@
 import type { EngineError } from '../flink-rest/errors.ts';
 import { isEndedJobState } from '../flink-rest/job-states.ts';
-import { isNotFound, isTransient, pollDelay, rethrowUnexpected, type DriverContext, type Progress } from './driver-context.ts';
+import { isNotFound, isTransient, messageOf, pollDelay, rethrowUnexpected, type DriverContext, type Progress } from './driver-context.ts';
 
 /**
  * Following a job to an outcome: asks the cluster about it (its state, its details, its resource requirements, a
@@ -20,6 +20,14 @@ export type Followed<T> =
   | { outcome: 'unreachable'; error: EngineError; silentForMs: number }
   /** The deadline passed first; `answer` is the last poll's, undefined when that poll went unanswered (or none was made). */
   | { outcome: 'timed-out'; answer: T | undefined };
+
+/**
+ * The journal's sentence when a follow lost track of the job after the request took effect: the outcome is unknown,
+ * never a success. `after` says what had happened; `gone` how the JobManager's forgetting reads in that sentence.
+ */
+export function lostTrack(followed: { outcome: 'gone' } | { outcome: 'unreachable'; error: EngineError }, after: string, gone = 'stopped listing the job'): string {
+  return `Outcome unknown: ${after}, then the cluster ${followed.outcome === 'gone' ? gone : `stopped answering (${messageOf(followed.error)})`}.`;
+}
 
 export interface Following<T> {
   /** One request about the job. */

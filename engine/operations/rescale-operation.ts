@@ -2,7 +2,7 @@ import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import { describeFailure } from './failure-cause.ts';
 import { formatMinutes, isRefusal, messageOf, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
-import { followJob } from './follow-job.ts';
+import { followJob, lostTrack } from './follow-job.ts';
 import { newEntry, type StoredJournalEntry } from './journal.ts';
 import { resourceRequirementsBody } from './request-bodies.ts';
 
@@ -140,7 +140,7 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
       await progress.write({
         state: 'unknown',
         progress: null,
-        failure: `Outcome unknown: the requirements were set, then the cluster ${followed.outcome === 'gone' ? 'stopped listing the job' : `stopped answering (${messageOf(followed.error)})`}.`,
+        failure: lostTrack(followed, 'the requirements were set'),
       });
       return;
   }

@@ -3,7 +3,7 @@ import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { describeFailure } from './failure-cause.ts';
 import { formatMinutes, isRefusal, messageOf, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
-import { followJob } from './follow-job.ts';
+import { followJob, lostTrack } from './follow-job.ts';
 import type { StoredJournalEntry } from './journal.ts';
 import { compareShapes, describeChanges, shapeOfJob } from './job-shape.ts';
 import { jarRunBody } from './request-bodies.ts';
@@ -139,7 +139,7 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
       await progress.write({
         state: 'unknown',
         progress: null,
-        failure: `Outcome unknown: job ${jobId} was submitted, then the cluster ${followed.outcome === 'gone' ? 'stopped listing it' : `stopped answering (${messageOf(followed.error)})`}.`,
+        failure: lostTrack(followed, `job ${jobId} was submitted`, 'stopped listing it'),
       });
       return;
   }
