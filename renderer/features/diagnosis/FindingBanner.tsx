@@ -4,6 +4,7 @@ import { PollErrorBanner } from '../../components/ErrorBanner';
 import type { Polled } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { WINDOWS } from './format';
+import { WindowSelect } from './WindowSelect';
 import './diagnosis.css';
 
 const SEVERITY_LABEL: Record<Finding['severity'], string> = {
@@ -64,13 +65,7 @@ export function FindingBanner({
           ) : null}
           <label className="finding__window" data-testid={testIds.diagnosis.window}>
             <span className="muted small">over</span>
-            <select value={windowMs} onChange={(e) => onWindowChange(Number(e.target.value))} aria-label="Diagnosis window">
-              {WINDOWS.map((w) => (
-                <option key={w.ms} value={w.ms}>
-                  the last {w.label}
-                </option>
-              ))}
-            </select>
+            <WindowSelect value={windowMs} onChange={onWindowChange} label="Diagnosis window" />
           </label>
           {d ? (
             <span className="muted small" title={d.confidence.reasons.join('\n') || 'Enough samples over the whole window'}>

@@ -3,7 +3,7 @@ import { askNotificationPermissionOnce } from '../../api/shell-client';
 import { notifyWhenDone } from '../../app/notifyWhenDone';
 import { appShell } from '../../app/shell';
 import { testIds } from '../../testIds';
-import { WINDOWS } from '../diagnosis/format';
+import { WindowSelect } from '../diagnosis/WindowSelect';
 import { useExportsApi } from './api';
 
 const FORMATS = [
@@ -58,13 +58,7 @@ export function ExportReportMenu({ clusterId, jobId, windowMs }: { clusterId: st
         </label>
         <label>
           <span className="muted small">Window</span>
-          <select value={chosenWindow} onChange={(e) => setWindowChoice(Number(e.target.value))} data-testid={testIds.exports.reportWindow}>
-            {WINDOWS.map((w) => (
-              <option key={w.ms} value={w.ms}>
-                the last {w.label}
-              </option>
-            ))}
-          </select>
+          <WindowSelect value={chosenWindow} onChange={setWindowChoice} testId={testIds.exports.reportWindow} />
         </label>
         <p className="muted small">From the samples the console recorded of this job: a window longer than that covers what there is, and the report says so.</p>
         <div className="export-report__actions">
