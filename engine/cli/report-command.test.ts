@@ -110,6 +110,12 @@ describe('flink-ops report', () => {
 
 describe('incident bundles', () => {
   const bundle = () => path.join(out, 'incident.flinkops-bundle');
+  // A history that ends now: the CLI reads the app's history only while it is fresh, however long the tests above took.
+  beforeAll(async () => {
+    await engine?.close();
+    ({ engine, dataDir } = await watchedHotTenant(dirs));
+    url = engine.url;
+  }, 90_000);
 
   it('saves a bundle whose report is the live report of the same samples, byte for byte, every time', async () => {
     const saved = await run(['bundle', '--url', url, '--job', 'gatewaymeter', '--window', '60s', '--data-dir', dataDir, '--out', bundle()]);
