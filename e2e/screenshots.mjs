@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const flinkVersion = process.env.FLINK_VERSION ?? '2.2.1';
+const flinkVersion = process.env.FLINK_VERSION ?? '2.3.0';
 const flinkUp = existsSync(path.join(root, '.cache/flink', flinkVersion, 'cluster.json'));
 
 /** The README's pictures: the Playwright project and the test (by title) that takes each. */

@@ -18,7 +18,7 @@ set -o errtrace
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 ROOT="$(cd "$SCRIPT_DIR/../.." && pwd -P)"
 
-DEFAULT_VERSION="2.2.1"
+DEFAULT_VERSION="2.3.0"
 JOB_NAME="gatewaymeter-test"
 JOB_CLASS="dev.flinkops.testjob.GatewayMeterJob"
 JOB_SRC="$SCRIPT_DIR/job/src/main/java"
@@ -100,7 +100,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "flink.sh: ERROR: unknown argument '$1'" >&2; usage ;;
   esac
 done
-[[ "$VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "bad version '$VERSION' (expected e.g. 2.2.1)"
+[[ "$VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "bad version '$VERSION' (expected e.g. 2.3.0)"
 # adaptive: rescales in place through PUT /jobs/:id/resource-requirements; default: Flink's default scheduler
 # (a rescale then goes through a savepoint)
 [[ "$SCHEDULER" == adaptive || "$SCHEDULER" == default ]] || die "bad scheduler '$SCHEDULER' (expected adaptive or default)"

@@ -8,8 +8,8 @@ import { openRealOperations, type RealOperations } from './real-operations.ts';
 import { cancelQuietly, JOB_CLASS, jobDetails, LIGHT_ARGS, runTestJob, TENANTS, tenantsBySubtask, waitRunning, waitState } from './testJobs.ts';
 
 /**
- * The operations against a real Flink (2.2.1 on the adaptive scheduler, 1.20.3 on the default one, as test-flink.sh
- * starts them): savepoint and stop-with-savepoint (the folder is on disk with its _metadata), a re-used trigger id,
+ * The operations against a real Flink (2.3.0 and 2.2.1 on the adaptive scheduler, 1.20.5 on the default one, as
+ * test-flink.sh starts them): savepoint and stop-with-savepoint (the folder is on disk with its _metadata), a re-used trigger id,
  * cancel, rescale (in place where the adaptive scheduler runs, else through a savepoint), resubmit from a savepoint
  * at a new parallelism through the jar, and the rescale plan's prediction of where Flink routes each key.
  */

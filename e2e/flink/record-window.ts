@@ -3,7 +3,7 @@
  * it: the raw responses of `sampleJob` (job details, each vertex's details and watermarks, the checkpoint summary)
  * every 10 s, into engine/analysis/testdata/real-<version>-window.json. The analyses' unit tests replay them.
  *
- *   npx tsx e2e/flink/record-window.ts [--samples 8]      (FLINK_VERSION picks the cluster, 2.2.1 by default)
+ *   npx tsx e2e/flink/record-window.ts [--samples 8]      (FLINK_VERSION picks the cluster, 2.3.0 by default)
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -17,7 +17,7 @@ export interface FlinkCluster {
 }
 
 export function flinkVersion(): string {
-  return process.env.FLINK_VERSION ?? '2.2.1';
+  return process.env.FLINK_VERSION ?? '2.3.0';
 }
 
 /** The running test cluster, or an error that says how to start one. */

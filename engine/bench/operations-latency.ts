@@ -98,7 +98,7 @@ async function localEngine(runs: number): Promise<void> {
 }
 
 async function realFlink(runs: number): Promise<void> {
-  const version = process.env.FLINK_VERSION ?? (existsSync(path.join(ROOT, '.cache/flink/2.2.1/cluster.json')) ? '2.2.1' : '1.20.3');
+  const version = process.env.FLINK_VERSION ?? (['2.3.0', '2.2.1', '1.20.5'].find((v) => existsSync(path.join(ROOT, '.cache/flink', v, 'cluster.json'))) ?? '2.3.0');
   const file = path.join(ROOT, `.cache/flink/${version}/cluster.json`);
   if (!existsSync(file)) {
     console.log(`${'real Flink'.padEnd(34)}  not measured: run \`npm run flink:up\` first`);

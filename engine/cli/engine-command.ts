@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ENGINE_TOKEN_ENV } from '../app/local-engine-process.ts';
 import { readBuildIdentity } from '../app/build-identity.ts';
 import { CliError, EXIT } from './cli-error.ts';
-import { LocalEngineError } from '../local/engine.ts';
+import { EMULATED_FLINK_VERSION, EMULATED_FLINK_VERSIONS, LocalEngineError, type EmulatedFlinkVersion } from '../local/engine.ts';
 import { BUILT_IN_JOBS, type BuiltInJob } from '../local/gatewaymeter/pipelines.ts';
 import { listScenarios } from '../local/scenarios/scenario.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
@@ -30,6 +30,7 @@ function positiveNumber(option: string) {
 
 interface EngineCommandOptions {
   port: number;
+  flinkVersion?: string;
   scenario?: string;
   maxParallelism?: number;
   job?: string;
@@ -73,6 +74,7 @@ export function registerEngineCommand(program: Command): void {
         'Without --scenario: a uniform traffic mix and no capacity limits.',
     )
     .option('--port <port>', 'REST port on 127.0.0.1 (0: any free port)', integer('--port', 0, 65535), 8081)
+    .option('--flink-version <v>', `the Flink version to claim and whose REST shape to serve (${EMULATED_FLINK_VERSIONS.join(', ')}; default ${EMULATED_FLINK_VERSION})`)
     .option('--scenario <name|file>', `traffic and capacity scenario: a name (${listScenarios().join(', ') || 'none installed'}) or the path of a YAML file in their format`)
     .option('--job <name>', `built-in job to run (${BUILT_IN_JOBS.join(', ')})`)
     .option('--parallelism <n>', 'default parallelism of the job (at most the max parallelism)', integer('--parallelism', 1))
@@ -114,6 +116,7 @@ export function registerEngineCommand(program: Command): void {
         handle = await startLocalEngine({
           kafka,
           port: options.port,
+          flinkVersion: options.flinkVersion as EmulatedFlinkVersion | undefined,
           scenario: options.scenario,
           maxParallelism: options.maxParallelism,
           job: options.job as BuiltInJob | undefined,

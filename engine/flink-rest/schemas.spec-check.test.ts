@@ -27,8 +27,11 @@ const spec = parse(readFileSync(SPEC_FILE, 'utf8')) as {
   components: { schemas: Record<string, SpecSchema> };
 };
 
-/** Fields renamed in Flink 2.x (`host` → `endpoint`): the console reads both, the 1.19 spec has only the old one. */
-const NEWER_THAN_SPEC = new Set(['endpoint']);
+/**
+ * Fields newer than the 1.19 spec, each seen in e2e/flink/recorded: renamed in 2.x (`host` → `endpoint`: the console
+ * reads both); added in 1.20 (`job-type`, `slotSharingGroupId`) and in 2.3 (the rest).
+ */
+const NEWER_THAN_SPEC = new Set(['endpoint', 'job-type', 'slotSharingGroupId', 'application-id', 'schedulerType', 'jobType', 'slotSharingGroupName', 'assignedTasks']);
 
 /** Documented deviation: `JobConfigInfo.Serializer` writes these names, not the spec's (checked on 2.2.1 and 1.20.3). */
 const JOB_CONFIG_WIRE_NAMES: Record<string, string> = { jid: 'jobId', name: 'jobName', 'execution-config': 'executionConfigInfo' };

@@ -88,12 +88,23 @@ export const ConfigurationInfo = z.array(z.object({ key: z.string(), value: z.st
 
 const taskCounts = z.record(z.string(), count);
 
+/**
+ * Fields 2.3 added (and `job-type` of 1.20): read where present, absent on older versions. Open strings, not enums: a
+ * scheduler or job type a later Flink adds must not make a job unreadable.
+ * `schedulerType`: Flink's `JobManagerOptions.SchedulerType` as named (`Default`, `Adaptive`, `AdaptiveBatch`).
+ */
+const schedulerType = z.string().optional();
+/** `STREAMING` or `BATCH`: `job-type` on `GET /jobs/:jobid` (1.20+), `jobType` on `GET /jobs/overview` (2.3+). */
+const jobType = z.string().optional();
+
 /** `GET /jobs/overview` (MultipleJobsDetails). */
 export const JobsOverview = z.object({
   jobs: z.array(
     z.object({
       jid: z.string(),
       name: z.string(),
+      jobType,
+      schedulerType,
       state: jobStatus,
       'start-time': timestamp,
       'end-time': timestamp,
@@ -137,8 +148,12 @@ const JobPlanField = z.preprocess((raw) => {
 /** `GET /jobs/:jobid` (JobDetailsInfo). */
 export const JobDetailsInfo = z.object({
   jid: z.string(),
+  /** The application the job belongs to (2.3+; a job of `/jars/:jarid/run` is a single-job application of its own id). */
+  'application-id': z.string().optional(),
   name: z.string(),
   state: jobStatus,
+  'job-type': jobType,
+  schedulerType,
   'start-time': timestamp,
   'end-time': timestamp,
   duration: z.number(),
@@ -154,6 +169,9 @@ export const JobDetailsInfo = z.object({
         maxParallelism: parallelism.optional(),
         status: z.string(),
         tasks: taskCounts.optional(),
+        /** The vertex's slot sharing group (1.20+), and its name where the job named it (2.3+). */
+        slotSharingGroupId: z.string().optional(),
+        slotSharingGroupName: z.string().optional(),
       }),
     )
     .superRefine((vertices, ctx) => unique(vertices, (v) => v.id, 'id', 'vertex id', ctx)),
@@ -304,6 +322,8 @@ export const TaskManagersInfo = z.object({
       path: z.string().optional(),
       slotsNumber: count,
       freeSlots: count,
+      /** Tasks deployed on the TaskManager (2.3+). */
+      assignedTasks: count.optional(),
       dataPort: z.number().int().optional(),
       timeSinceLastHeartbeat: z.number().optional(),
     }),

@@ -10,7 +10,7 @@ describe('Flink versions', () => {
 
   it('supports 1.18 through 2.x', () => {
     const supported = (v: string) => isSupportedVersion(parseFlinkVersion(v));
-    expect(['1.18.1', '1.19.0', '1.20.3', '2.0.0', '2.2.1'].map(supported)).toEqual([true, true, true, true, true]);
+    expect(['1.18.1', '1.19.0', '1.20.5', '2.0.0', '2.2.1', '2.3.0'].map(supported)).toEqual([true, true, true, true, true, true]);
     expect(['1.17.2', '3.0.0', 'x'].map(supported)).toEqual([false, false, false]);
   });
 });

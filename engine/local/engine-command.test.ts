@@ -129,6 +129,20 @@ describe('flink-ops engine', () => {
     const badRate = run(['--port', '0', '--rate', 'fast']);
     expect(await badRate.exit).toBe(2);
     expect(badRate.output()).toContain('--rate must be a positive number');
+
+    const badVersion = run(['--port', '0', '--flink-version', '1.20.5']);
+    expect(await badVersion.exit).toBe(2);
+    expect(badVersion.output()).toContain('The local engine cannot emulate Flink version "1.20.5": use 2.2.1, 2.3.0.');
+  }, 30_000);
+
+  it('--flink-version 2.3.0: claims 2.3.0 and serves its shape', async () => {
+    const proc = run(['--port', '0', '--flink-version', '2.3.0', '--rate', '200']);
+    const [, url] = await waitFor(/^Local engine: (http:\/\/127\.0\.0\.1:\d+)\s*$/m, proc.output);
+    expect(await (await fetch(`${url}/config`)).json()).toMatchObject({ 'flink-version': '2.3.0' });
+    const [job] = (await (await fetch(`${url}/jobs/overview`)).json()).jobs;
+    expect(job).toMatchObject({ jobType: 'STREAMING', schedulerType: 'Adaptive' });
+    proc.child.kill('SIGINT');
+    expect(await proc.exit).toBe(0);
   }, 30_000);
 
   it('runs a scenario from a file at the max parallelism asked for, and says so when the file cannot be read', async () => {

@@ -21,13 +21,22 @@ import { ProcessCpuLoad } from './metrics/process-cpu.ts';
 import { ManualClock } from './time/clock.ts';
 import { deriveSeed, mulberry32 } from './time/random.ts';
 
-/** The version of Flink whose behaviour and REST API the local engine follows. */
-export const EMULATED_FLINK_VERSION = '2.2.1';
+/** The Flink versions whose REST shape the local engine can serve (`flinkVersion`). */
+export const EMULATED_FLINK_VERSIONS = ['2.2.1', '2.3.0'] as const;
+export type EmulatedFlinkVersion = (typeof EMULATED_FLINK_VERSIONS)[number];
+/** The version of Flink whose behaviour and REST API the local engine follows unless told another. */
+export const EMULATED_FLINK_VERSION: EmulatedFlinkVersion = '2.2.1';
 export const ENGINE_REVISION = 'flink-ops-local-engine';
 /** Max parallelism of the built-in jobs (`env.setMaxParallelism(128)`, Flink's default lower bound). */
 export const BUILT_IN_MAX_PARALLELISM = 128;
 
 export interface LocalEngineOptions {
+  /**
+   * The Flink version the engine claims (`/config`, `/overview`) and whose REST shape it serves: 2.3.0 adds the job's
+   * `application-id` and `schedulerType`, `jobType` and `schedulerType` on the jobs overview, and the TaskManagers'
+   * `assignedTasks`. @default 2.2.1
+   */
+  flinkVersion?: EmulatedFlinkVersion;
   /**
    * A scenario of resources/scenarios by name, or the path of a scenario file of the same format; none = uniform
    * traffic, no capacity limits.
@@ -185,8 +194,14 @@ export class LocalEngine {
   readonly cpuLoad = new ProcessCpuLoad();
   /** The jobs' max parallelism unless a run sets `pipeline.max-parallelism`. */
   readonly maxParallelism: number;
+  /** The Flink version it claims and whose REST shape it serves. */
+  readonly flinkVersion: EmulatedFlinkVersion;
 
   constructor(readonly options: LocalEngineOptions = {}) {
+    if (options.flinkVersion !== undefined && !(EMULATED_FLINK_VERSIONS as readonly string[]).includes(options.flinkVersion)) {
+      throw new LocalEngineError(`The local engine cannot emulate Flink version "${String(options.flinkVersion)}": use ${EMULATED_FLINK_VERSIONS.join(', ')}.`);
+    }
+    this.flinkVersion = options.flinkVersion ?? EMULATED_FLINK_VERSION;
     positiveInt(options.parallelism, '--parallelism');
     positiveInt(options.events, '--events');
     positiveInt(options.taskManagers, 'taskManagers');
@@ -289,6 +304,11 @@ export class LocalEngine {
     const build = this.options.build;
     if (!build) return `${ENGINE_REVISION} (version unknown)`;
     return build.builtAt ? `${ENGINE_REVISION} ${build.version} @ ${build.builtAt}` : `${ENGINE_REVISION} ${build.version} (not built: run from source)`;
+  }
+
+  /** Whether it claims `version` or a later Flink: what that version added is served then, and only then. */
+  emulatesAtLeast(version: EmulatedFlinkVersion): boolean {
+    return EMULATED_FLINK_VERSIONS.indexOf(this.flinkVersion) >= EMULATED_FLINK_VERSIONS.indexOf(version);
   }
 
   /** Starts a built-in job with the engine's traffic, capacity model and sinks. */

@@ -33,7 +33,7 @@ describe('checkpoint records from real Flink responses', () => {
     expect(overview.summary.endToEndDurationMs).toEqual({ min: 0, max: 0, avg: 0, p50: null, p90: null, p95: null, p99: null, p999: null });
   });
 
-  it.each(['2.2.1', '1.20.3'] as const)('reads the summary with its p99 as Flink %s reports it', (version) => {
+  it.each(['2.3.0', '2.2.1', '1.20.3'] as const)('reads the summary with its p99 as Flink %s reports it', (version) => {
     const overview = toCheckpointOverview(statistics(recordedBody(version, 'checkpoints.json')), 5);
     const e2e = overview.summary.endToEndDurationMs!;
     expect(e2e.p99).toBeGreaterThanOrEqual(e2e.avg!);

@@ -45,8 +45,8 @@ describe('toJobExceptions', () => {
     });
   });
 
-  it('the recorded bodies of a healthy job, 2.2.1 and 1.20.3 (with its deprecated top-level fields): no entries', () => {
-    for (const version of ['2.2.1', '1.20.3']) {
+  it('the recorded bodies of a healthy job, 2.3.0, 2.2.1 and 1.20.3 (with its deprecated top-level fields): no entries', () => {
+    for (const version of ['2.3.0', '2.2.1', '1.20.3']) {
       const history = toJobExceptions('c', 'j', parse(read(`e2e/flink/recorded/${version}/exceptions.json`)), 0);
       expect(history.entries, version).toEqual([]);
     }

@@ -3,11 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../flink-rest/endpoints.ts';
+import { parseFlinkVersion } from '../flink-rest/version.ts';
 import { toJobGraph } from './job-graph.ts';
 import { toVertexSubtasks } from './vertex-subtasks.ts';
 
 /**
- * Real responses recorded from Flink 2.2.1 and 1.20.3 (e2e/flink/recorded, by e2e/flink/flink.sh):
+ * Real responses recorded from Flink 2.3.0, 2.2.1 and 1.20.3 (e2e/flink/recorded, by e2e/flink/flink.sh):
  * the parsers must read every version the console supports, renamed fields included.
  */
 const RECORDED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../e2e/flink/recorded');
@@ -25,6 +26,23 @@ describe.each(versions)('responses recorded from Flink %s', (version) => {
     expect(parse(endpoints.jobsOverview, 'jobs-overview.json').jobs.length).toBeGreaterThan(0);
     expect(parse(endpoints.jobPlan, 'job-plan.json').plan.nodes.length).toBe(3);
     expect(parse(endpoints.subtaskMetricsAggregated, 'subtasks-metrics-skew.json').some((m) => m.skew !== undefined)).toBe(true);
+  });
+
+  it('read the fields 2.3 added (application, scheduler, job type, assigned tasks), absent before 2.3', () => {
+    const details = parse(endpoints.jobDetails, 'job-detail.json');
+    const [job] = parse(endpoints.jobsOverview, 'jobs-overview.json').jobs;
+    const [taskManager] = parse(endpoints.taskManagers, 'taskmanagers.json').taskmanagers;
+    const { major, minor } = parseFlinkVersion(version)!;
+    const since23 = major > 2 || (major === 2 && minor >= 3);
+    // A job of `POST /jars/:jarid/run` is a single-job application whose id is the job's.
+    expect(details['application-id']).toBe(since23 ? details.jid : undefined);
+    expect(details.schedulerType).toBe(since23 ? 'Adaptive' : undefined);
+    expect(job.jobType).toBe(since23 ? 'STREAMING' : undefined);
+    expect(job.schedulerType).toBe(since23 ? 'Adaptive' : undefined);
+    expect(taskManager.assignedTasks).toEqual(since23 ? expect.any(Number) : undefined);
+    // Older than 2.3, but read alike: `job-type` on the job's details (1.20+), the vertices' slot sharing group.
+    expect(details['job-type']).toBe('STREAMING');
+    expect(details.vertices.every((v) => typeof v.slotSharingGroupId === 'string')).toBe(true);
   });
 
   it('build the job graph: vertices, the plan\'s HASH edges and backpressure levels', () => {

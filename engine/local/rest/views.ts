@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { formatJavaDuration } from '../../flink-rest/duration.ts';
 import type { components } from '../../flink-rest/generated/rest-v1.19.ts';
-import { EMULATED_FLINK_VERSION, ENGINE_REVISION, type LocalEngine } from '../engine.ts';
+import { ENGINE_REVISION, type LocalEngine } from '../engine.ts';
 import type { TaskManager } from '../runtime/cluster.ts';
 import type { JobGraph } from '../runtime/job-graph.ts';
 import { ALL_EXECUTION_STATES, type ExecutionJobVertex, type JobExecution, type JobStatus } from '../runtime/job.ts';
@@ -12,8 +12,13 @@ import { subtaskMetrics, taskManagerResources } from './metric-store.ts';
 /**
  * Response bodies of the read side of Flink's REST API, built from the engine's state. Typed with the official
  * spec's schemas (`engine/flink-rest/generated`); fields Flink 2.x added beyond the 1.19 spec (`endpoint`,
- * `job-type`, `slotSharingGroupId`, `pending-operators`) are added on top, as a 2.x cluster sends them.
+ * `job-type`, `slotSharingGroupId`, `pending-operators`) are added on top, as a 2.x cluster sends them, and those of
+ * 2.3 (`application-id`, `schedulerType`, `jobType`, `assignedTasks`) when the engine claims 2.3. Field order is the
+ * real cluster's (flink-version-shape.test.ts).
  */
+
+/** How the engine schedules, as 2.3 names it (`JobManagerOptions.SchedulerType`): it rescales in place. */
+const SCHEDULER_TYPE = 'Adaptive';
 type S = components['schemas'];
 
 const ALL_JOB_STATES: readonly JobStatus[] = [
@@ -26,7 +31,7 @@ export function dashboardConfiguration(engine: LocalEngine): S['DashboardConfigu
     'refresh-interval': 3000,
     'timezone-name': Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
     'timezone-offset': offsetMinutes * 60_000,
-    'flink-version': EMULATED_FLINK_VERSION,
+    'flink-version': engine.flinkVersion,
     'flink-revision': engine.revision,
     // The engine serves `/jars` and `/jars/:jarid/run` (its built-in jobs), as a cluster with web.submit.enable does.
     features: { 'web-submit': true, 'web-cancel': true, 'web-rescale': false, 'web-history': false },
@@ -44,10 +49,9 @@ export function clusterOverview(engine: LocalEngine): S['ClusterOverviewWithVers
     'jobs-finished': count(['FINISHED']),
     'jobs-cancelled': count(['CANCELED']),
     'jobs-failed': count(['FAILED']),
-    'flink-version': EMULATED_FLINK_VERSION,
+    'flink-version': engine.flinkVersion,
     'flink-commit': ENGINE_REVISION,
-    'taskmanagers-blocked': 0,
-    'slots-free-and-blocked': 0,
+    // `taskmanagers-blocked` and `slots-free-and-blocked` are left out at 0, as Flink does (nothing is ever blocked here).
   };
 }
 
@@ -163,13 +167,17 @@ function jobTimestamps(job: JobExecution): Record<string, number> {
   return out;
 }
 
-export function jobDetails(job: JobExecution, now: number): S['JobDetailsInfo'] & Record<string, unknown> {
+export function jobDetails(engine: LocalEngine, job: JobExecution, now: number): S['JobDetailsInfo'] & Record<string, unknown> {
+  const since23 = engine.emulatesAtLeast('2.3.0');
   return {
     jid: job.jobId,
+    // Every job runs as a single-job application of its own id, as 2.3 runs a job of /jars/:jarid/run.
+    ...(since23 && { 'application-id': job.jobId }),
     name: job.name,
     isStoppable: false,
     state: job.status,
     'job-type': 'STREAMING',
+    ...(since23 && { schedulerType: SCHEDULER_TYPE }),
     'start-time': job.startTime,
     'end-time': job.endTime,
     duration: duration(job.startTime, job.endTime, now),
@@ -214,10 +222,11 @@ export function jobsOverview(engine: LocalEngine, now: number): S['MultipleJobsD
       return {
         jid: job.jobId,
         name: job.name,
-        state: job.status,
+        ...(engine.emulatesAtLeast('2.3.0') && { jobType: 'STREAMING', schedulerType: SCHEDULER_TYPE }),
         'start-time': job.startTime,
         'end-time': job.endTime,
         duration: duration(job.startTime, job.endTime, now),
+        state: job.status,
         'last-modification': lastModification,
         tasks: { total: job.tasks.length, ...counts },
         'pending-operators': 0,
@@ -415,6 +424,7 @@ export function taskManagerInfo(engine: LocalEngine, tm: TaskManager, now: numbe
     timeSinceLastHeartbeat: now,
     slotsNumber: tm.slots.length,
     freeSlots: free,
+    ...(engine.emulatesAtLeast('2.3.0') && { assignedTasks: assignedTasks(engine, tm) }),
     totalResource: resourceProfile(tm.slots.length),
     freeResource: resourceProfile(free),
     hardware: { cpuCores: os.cpus().length, physicalMemory: os.totalmem(), freeMemory: 384 * MB * tm.slots.length, managedMemory: 512 * MB * tm.slots.length },
@@ -430,9 +440,19 @@ export function taskManagerInfo(engine: LocalEngine, tm: TaskManager, now: numbe
       totalFlinkMemory: (256 + 960 * tm.slots.length) * MB,
       totalProcessMemory: (704 + 960 * tm.slots.length) * MB,
     },
-    blocked: false,
-  };
+    // `blocked` is left out while false, as Flink does.
+  } as S['TaskManagerInfo'];
 }
+
+/** The tasks deployed on a TaskManager that have not ended (2.3's `assignedTasks`). */
+function assignedTasks(engine: LocalEngine, tm: TaskManager): number {
+  let n = 0;
+  for (const job of engine.cluster.jobs.values()) {
+    for (const task of job.tasks) if (task.identity.taskManagerId === tm.id && !ENDED_EXECUTION_STATES.has(task.state)) n++;
+  }
+  return n;
+}
+const ENDED_EXECUTION_STATES = new Set<ExecutionState>(['FINISHED', 'CANCELED', 'FAILED']);
 
 export function taskManagerDetails(engine: LocalEngine, tm: TaskManager, now: number): S['TaskManagerDetailsInfo'] {
   const r = taskManagerResources(engine, tm);

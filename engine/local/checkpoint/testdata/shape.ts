@@ -10,7 +10,7 @@ export function realBody<T = unknown>(file: string): T {
   return JSON.parse(readFileSync(path.join(HERE, 'real-2.2.1', file), 'utf8')) as T;
 }
 
-export function recordedBody<T = unknown>(version: '2.2.1' | '1.20.3', file: string): T {
+export function recordedBody<T = unknown>(version: '2.3.0' | '2.2.1' | '1.20.3', file: string): T {
   return JSON.parse(readFileSync(path.resolve(HERE, '../../../../e2e/flink/recorded', version, file), 'utf8')) as T;
 }
 
