@@ -248,6 +248,6 @@ export function newEntry(
 }
 
 export function publicEntry(entry: StoredJournalEntry): JournalEntry {
-  const { lease: _lease, phase: _phase, ...rest } = entry;
+  const { lease: _lease, phase: _phase, knownRescaleUuids: _known, ...rest } = entry;
   return rest;
 }
