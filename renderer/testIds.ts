@@ -200,6 +200,7 @@ export const testIds = {
     failure: 'operation-failure',
     savepointProgress: 'operation-savepoint-progress',
     checkpointNote: 'operation-checkpoint-note',
+    outcomeSource: 'operation-outcome-source',
     checkpointDurations: 'operation-checkpoint-durations',
     plan: 'rescale-plan',
     planVertex: (vertexId: string) => `rescale-plan-${vertexId}`,

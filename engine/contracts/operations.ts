@@ -166,6 +166,34 @@ export interface JournalEntry {
    * Absent when there was nothing to compare (no stopped run, or not running yet).
    */
   shapeChanges?: ShapeChange[];
+  /**
+   * An in-place rescale: where its outcome came from. `rescale-history`: Flink's own record of it (2.3+, adaptive
+   * scheduler, `web.adaptive-scheduler.rescale-history.size` > 0); `observed`: the job's parallelism as the console
+   * watched it (older Flink, or no history). Absent in older entries and other operations.
+   */
+  outcomeSource?: 'rescale-history' | 'observed';
+  /** Flink's record of this rescale (its UUID, state, reason, each vertex before/after), when it has one. */
+  rescaleRecord?: RescaleRecord | null;
+}
+
+/** One rescale as the adaptive scheduler's rescale history records it (Flink 2.3+, FLIP-495). */
+export interface RescaleRecord {
+  rescaleUuid: string;
+  /** INITIAL_SCHEDULE, UPDATE_REQUIREMENT, NEW_RESOURCE_AVAILABLE, RECOVERABLE_FAILOVER. */
+  triggerCause: string | null;
+  /** COMPLETED, FAILED, IGNORED; null while it runs. */
+  terminalState: string | null;
+  /** SUCCEEDED, NO_RESOURCES_OR_PARALLELISMS_CHANGE, RESOURCE_REQUIREMENTS_UPDATED, EXCEPTION_OCCURRED, JOB_…. */
+  terminatedReason: string | null;
+  /** The reason (or the state) in words. */
+  words: string;
+  startedAt: number | null;
+  endedAt: number | null;
+  /** Empty where Flink sent none (its history list leaves them out; its details fill them). */
+  vertices: Array<{ vertexId: string; vertexName: string | null; desired: number | null; before: number | null; after: number | null }>;
+  slots: Array<{ slotSharingGroup: string; desired: number | null; minimal: number | null; before: number | null; after: number | null }>;
+  /** The exception of a FAILED rescale (Flink's text), else null. */
+  exception: string | null;
 }
 
 export interface JournalFilter {

@@ -380,7 +380,7 @@ export const CheckpointStatistics = z.object({
 const summaryFigure = z.union([z.number(), z.string()]).transform((v) => (typeof v === 'number' && Number.isFinite(v) ? v : null));
 
 /** `StatsSummaryDto`: min, max, avg and (Flink 1.14+) percentiles over the checkpoints the JobManager remembers. */
-const StatsSummary = z.object({
+export const StatsSummary = z.object({
   min: summaryFigure.optional(),
   max: summaryFigure.optional(),
   avg: summaryFigure.optional(),

@@ -29,6 +29,11 @@ export interface StoredJournalEntry extends JournalEntry {
   lease: Lease | null;
   /** Where the operation's driver left off, e.g. `trigger`, `poll`, `watch`. */
   phase: string;
+  /**
+   * An in-place rescale: the rescale UUIDs in Flink's rescale history just before its request (ours is the first new
+   * one), null when the cluster has no rescale history, absent in entries written before it was read.
+   */
+  knownRescaleUuids?: string[] | null;
 }
 
 export type JournalPatch = Partial<Omit<StoredJournalEntry, 'id' | 'lease' | 'createdAt'>>;
@@ -243,6 +248,6 @@ export function newEntry(
 }
 
 export function publicEntry(entry: StoredJournalEntry): JournalEntry {
-  const { lease: _lease, phase: _phase, ...rest } = entry;
+  const { lease: _lease, phase: _phase, knownRescaleUuids: _known, ...rest } = entry;
   return rest;
 }

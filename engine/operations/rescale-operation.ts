@@ -5,13 +5,17 @@ import { formatMinutes, isRefusal, messageOf, Progress, rethrowUnexpected, type 
 import { followJob, lostTrack } from './follow-job.ts';
 import { newEntry, type StoredJournalEntry } from './journal.ts';
 import { resourceRequirementsBody } from './request-bodies.ts';
+import { rescaleEndpoints } from '../flink-rest/rescale-endpoints.ts';
+import { findOwnRescale, outcomeFromRescaleRecord, type ClusterSlots } from './rescale-record.ts';
 
 /**
  * Rescale, two routes.
  *
  * Adaptive scheduler: `PUT /jobs/:jobid/resource-requirements` (every vertex's bounds, the upper bound at the
  * target), then watch `GET /jobs/:jobid` until each vertex runs at its target. Phases `request` → `watch`; a resumed
- * `request` is resolved by reading the requirements back.
+ * `request` is resolved by reading the requirements back. Where Flink keeps a rescale history (2.3+), the UUIDs it
+ * holds are journaled before the request, and the outcome is then Flink's own record of the rescale (the first new
+ * one): COMPLETED, IGNORED or FAILED with its reason, its UUID in the journal (`outcomeSource: 'rescale-history'`).
  *
  * Otherwise, through a savepoint: stop-with-savepoint (no drain), then resubmit the program from that savepoint at
  * the new parallelism. Each step is its own journal entry (ids fixed when the rescale was written), so a resume
@@ -33,13 +37,101 @@ async function driveAdaptive(entry: StoredJournalEntry, ctx: DriverContext, fres
     if (fresh) await request(progress, ctx);
     else await resolveDelivery(progress, ctx);
   }
-  if (progress.current.phase === 'watch' && !ctx.options.stopWhenAccepted) await watch(progress, ctx);
+  if (progress.current.phase === 'watch' && !ctx.options.stopWhenAccepted) {
+    const known = progress.current.knownRescaleUuids;
+    if (known) await watchRecord(progress, ctx, known);
+    else await watch(progress, ctx);
+  }
   return progress.current;
+}
+
+/** The rescale UUIDs in Flink's rescale history now; null when the cluster keeps none (404: older Flink, size 0). */
+async function rescaleUuidsNow(ctx: DriverContext, jobId: string): Promise<string[] | null> {
+  try {
+    return (await ctx.client.request(rescaleEndpoints.history, { jobid: jobId })).map((r) => r.rescaleUuid);
+  } catch (error) {
+    rethrowUnexpected(error);
+    return null; // no history, or no answer: the outcome is observed as before
+  }
+}
+
+async function clusterSlots(ctx: DriverContext): Promise<ClusterSlots | null> {
+  try {
+    const overview = await ctx.client.request(endpoints.overview);
+    return { available: overview['slots-available'], total: overview['slots-total'] };
+  } catch (error) {
+    rethrowUnexpected(error);
+    return null;
+  }
+}
+
+/**
+ * Until Flink's record of this rescale has a terminal state (Flink records the job ending, a newer request, missing
+ * slots), then its details (each vertex before/after) decide the outcome. Short of slots Flink may wait without
+ * ending the record: the deadline ends the watch as a failure that says what it waits for.
+ */
+async function watchRecord(progress: Progress, ctx: DriverContext, known: string[]): Promise<void> {
+  const started = ctx.clock.now();
+  const entry = progress.current;
+  const target = entry.params.parallelism!;
+  const followed = await followJob(progress, ctx, {
+    read: async () => findOwnRescale(await ctx.client.request(rescaleEndpoints.history, { jobid: entry.jobId! }), known),
+    reached: (record) => Boolean(record?.terminalState),
+    deadline: started + ctx.settings.watchTimeoutMs,
+    waiting: (record) =>
+      progress.maybeWrite({
+        outcomeSource: 'rescale-history',
+        progress: record ? `Flink's rescale ${record.rescaleUuid} is in progress: waiting for ${describeTarget(target)}.` : `Waiting for Flink to record the rescale to ${describeTarget(target)}.`,
+      }),
+  });
+  switch (followed.outcome) {
+    case 'reached':
+    case 'timed-out': {
+      const found = followed.answer;
+      if (!found) {
+        await progress.write({
+          state: 'failed',
+          progress: null,
+          outcomeSource: 'rescale-history',
+          failure: `After ${formatMinutes(ctx.clock.now() - started)} Flink's rescale history shows no rescale for the new requirements (they stay set).`,
+        });
+        return;
+      }
+      let details = found;
+      try {
+        details = await ctx.client.request(rescaleEndpoints.details, { jobid: entry.jobId!, rescaleuuid: found.rescaleUuid });
+      } catch (error) {
+        rethrowUnexpected(error); // the history's record stands, without the vertices
+      }
+      const outcome = outcomeFromRescaleRecord(details, target, await clusterSlots(ctx));
+      const timedOut = outcome.state === 'in-progress';
+      await progress.write({
+        state: outcome.state === 'succeeded' ? 'succeeded' : 'failed',
+        progress: null,
+        outcomeSource: 'rescale-history',
+        rescaleRecord: outcome.record,
+        failure: timedOut ? `After ${formatMinutes(ctx.clock.now() - started)}: ${outcome.words} The requirements stay set: the adaptive scheduler scales up once the slots are there.` : outcome.words,
+        failureDetail: outcome.failureDetail,
+      });
+      return;
+    }
+    case 'gone':
+    case 'unreachable':
+      await progress.write({
+        state: 'unknown',
+        progress: null,
+        outcomeSource: 'rescale-history',
+        failure: `Outcome unknown: the requirements were set, then the cluster ${followed.outcome === 'gone' ? 'stopped listing the job' : `stopped answering (${messageOf(followed.error)})`}.`,
+      });
+      return;
+  }
 }
 
 async function request(progress: Progress, ctx: DriverContext): Promise<void> {
   const entry = progress.current;
   const target = entry.params.parallelism!;
+  // Before the request, so Flink's record of it is the first one after these (a crash after here resumes with them).
+  await progress.write({ knownRescaleUuids: await rescaleUuidsNow(ctx, entry.jobId!) });
   let sent = 0;
   try {
     sent++;
@@ -112,10 +204,10 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
   });
   switch (followed.outcome) {
     case 'reached':
-      await progress.write({ state: 'succeeded', progress: null });
+      await progress.write({ state: 'succeeded', progress: null, outcomeSource: 'observed' });
       return;
     case 'ended':
-      await progress.write({ state: 'failed', progress: null, failure: `The job ended ${followed.state} while rescaling.` });
+      await progress.write({ state: 'failed', progress: null, outcomeSource: 'observed', failure: `The job ended ${followed.state} while rescaling.` });
       return;
     case 'timed-out': {
       const details = followed.answer!;
@@ -129,6 +221,7 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
       await progress.write({
         state: 'failed',
         progress: null,
+        outcomeSource: 'observed',
         failure:
           `After ${formatMinutes(ctx.clock.now() - started)} the job runs at ${parallelisms(details)} (${details.state}), not the requested ${describeTarget(target)}.${slots} ` +
           'The requirements stay set: the adaptive scheduler scales up once the slots are there.',

@@ -4,6 +4,7 @@ import { hrefFor } from '../../app/useHashRoute';
 import { formatDuration, formatTimestamp } from '../../components/format';
 import { useNow } from '../../components/useNow';
 import { testIds } from '../../testIds';
+import { RescaleRecordView } from './RescaleRecordView';
 import { isOpen, KIND_LABEL, STATE_LABEL, stateTone } from './operations';
 
 /** An operation as it goes: state, progress and elapsed time; then the savepoint path (copyable) or the cause in words. */
@@ -34,6 +35,7 @@ export function OperationStatus({ entry, clusterId }: { entry: JournalEntry; clu
       ) : null}
       {entry.resultPath ? <CopyablePath path={entry.resultPath} /> : null}
       {entry.shapeChanges ? <ShapeReport entry={entry} /> : entry.state === 'succeeded' && entry.progress ? <p className="small">{entry.progress}</p> : null}
+      {!open ? <RescaleRecordView entry={entry} /> : null}
       {entry.newJobId ? (
         <p>
           The job now runs as{' '}
