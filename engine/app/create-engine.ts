@@ -74,7 +74,7 @@ export function createEngine(deps: EngineDeps): Engine {
   return {
     app: new AppService({ mode: deps.mode, secretStorage: secrets.kind, version: deps.version }),
     clusters: new ClustersService(registry, secrets, [(id) => watcher.forgetCluster(id), (id) => kafka.forgetCluster(id)]),
-    jobs: new JobsService(registry, watcher, currentGraphs),
+    jobs: new JobsService(registry, watcher, currentGraphs, operations.journal),
     history: new HistoryService(history, registry, watcher),
     diagnosis: new DiagnosisService(registry, new HistoryWindows(history), currentGraphs),
     operations: new OperationsService(operations, registry, history),

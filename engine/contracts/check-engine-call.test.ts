@@ -20,6 +20,7 @@ const VALID: Record<EngineCallName, unknown[]> = {
   'jobs.plan': ['c1', JOB],
   'jobs.subtasks': ['c1', JOB, JOB],
   'jobs.exceptions': ['c1', JOB],
+  'jobs.rescales': ['c1', JOB],
   'history.watches': [],
   'history.setPinned': ['c1', JOB, true],
   'history.checkpoints': ['c1', JOB, 60],

@@ -13,4 +13,5 @@ export const JOBS_CALLS: ServiceCalls<JobsApi> = {
   plan: call(clusterId, jobId),
   subtasks: call(clusterId, jobId, arg('vertexId', z.string())),
   exceptions: call(clusterId, jobId),
+  rescales: call(clusterId, jobId),
 };

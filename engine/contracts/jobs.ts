@@ -1,4 +1,6 @@
-/** The jobs service: a cluster's jobs as Flink shows them now (graph, plan, subtasks, exceptions). */
+import type { RescaleRecord } from './operations.ts';
+
+/** The jobs service: a cluster's jobs as Flink shows them now (graph, plan, subtasks, exceptions, rescales). */
 
 export interface JobsApi {
   list(clusterId: string): Promise<JobSummary[]>;
@@ -13,7 +15,75 @@ export interface JobsApi {
   subtasks(clusterId: string, jobId: string, vertexId: string): Promise<VertexSubtasks>;
   /** A job's exception history (1 request): why it failed or restarted, newest first. */
   exceptions(clusterId: string, jobId: string): Promise<JobExceptions>;
+  /**
+   * The adaptive scheduler's rescale history of a job (Flink 2.3+): 3 requests (history, summary, configuration) and
+   * one per detailed rescale (the newest {@link RESCALE_DETAILS_LIMIT}), or 1 (and 2 more to explain) when the
+   * cluster keeps none. The rescales the console triggered link to their journal entries by their rescale UUID.
+   */
+  rescales(clusterId: string, jobId: string): Promise<JobRescales>;
 }
+
+/** How many of the newest rescales are read in detail (per-vertex parallelism, slots): one request each. */
+export const RESCALE_DETAILS_LIMIT = 10;
+
+/** One rescale of the history, newest first. */
+export interface JobRescale extends RescaleRecord {
+  /** End − start; null while it runs. */
+  durationMs: number | null;
+  /** Its vertices and slots were read (`/details/:uuid`); false for the older ones (Flink's history leaves them empty). */
+  detailed: boolean;
+  /** The journal entry of the console's rescale that asked for it (its `rescaleRecord.rescaleUuid`); null otherwise. */
+  journalEntryId: string | null;
+}
+
+/** Duration statistics (ms) of a kind of rescale; a figure Flink has none for ("NaN", or no rescale) is null. */
+export interface RescaleDurations {
+  min: number | null;
+  max: number | null;
+  avg: number | null;
+  p50: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+}
+
+export interface RescalesSummary {
+  counts: { completed: number; ignored: number; failed: number; inProgress: number };
+  durations: { all: RescaleDurations; completed: RescaleDurations; ignored: RescaleDurations; failed: RescaleDurations };
+}
+
+/** The adaptive scheduler's settings that decide when a rescale happens (`/rescales/config`); null = not sent. */
+export interface RescalesConfig {
+  /** `web.adaptive-scheduler.rescale-history.size`. */
+  historySize: number | null;
+  /** `jobmanager.adaptive-scheduler.executing.cooldown-after-rescaling`: the least time between two rescales. */
+  cooldownMs: number | null;
+  /** `jobmanager.adaptive-scheduler.executing.resource-stabilization-timeout`: how long it waits for resources to settle. */
+  resourceStabilizationMs: number | null;
+  /** `jobmanager.adaptive-scheduler.rescale-trigger.max-delay`: the longest a wanted rescale waits to be triggered. */
+  maxTriggerDelayMs: number | null;
+  /** At submission: how long it waits for resources, and for them to stabilize. */
+  submissionResourceWaitMs: number | null;
+  submissionResourceStabilizationMs: number | null;
+  /** `jobmanager.adaptive-scheduler.rescale-trigger.max-checkpoint-failures`. */
+  rescaleOnFailedCheckpointCount: number | null;
+}
+
+export type JobRescales =
+  | { clusterId: string; jobId: string; available: false; /** Why there is no history, and how to turn it on, in words. */ why: string; fetchedAt: number; requestCount: number }
+  | {
+      clusterId: string;
+      jobId: string;
+      available: true;
+      /** Newest first, as many as the cluster keeps. */
+      rescales: JobRescale[];
+      summary: RescalesSummary;
+      config: RescalesConfig;
+      /** The console's rescales of this job whose UUID is no longer (or not yet) in Flink's history. */
+      unmatchedJournalEntryIds: string[];
+      fetchedAt: number;
+      requestCount: number;
+    };
 
 /** Flink's JobStatus, kept as a string so newer states pass through. */
 export type JobState = string;
