@@ -79,6 +79,17 @@ export const testIds = {
     stack: 'exception-stack',
     concurrent: 'exception-concurrent',
   },
+  rescales: {
+    panel: 'rescales-panel',
+    unavailable: 'rescales-unavailable',
+    config: 'rescales-config',
+    summary: 'rescales-summary',
+    table: 'rescales-table',
+    row: (rescaleUuid: string) => `rescale-row-${rescaleUuid}`,
+    vertex: (rescaleUuid: string, vertexId: string) => `rescale-vertex-${rescaleUuid}-${vertexId}`,
+    journalLink: (rescaleUuid: string) => `rescale-journal-${rescaleUuid}`,
+    unmatched: 'rescales-unmatched',
+  },
   subtasks: {
     panel: 'subtasks-panel',
     table: 'subtasks-table',

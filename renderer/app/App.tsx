@@ -130,6 +130,7 @@ function Page({ route, navigate, addFormKey }: { route: Route; navigate: ReturnT
             tab={route.tab ?? null}
             sort={route.sort ?? null}
             subtask={route.subtask ?? null}
+            entry={route.entry ?? null}
             onNavigate={navigate}
           />
         </Suspense>

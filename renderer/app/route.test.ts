@@ -35,6 +35,10 @@ describe('parseHash', () => {
     expect(parseHash('#/clusters/c1/jobs/abc')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null });
   });
 
+  it('reads a journal entry to mark on the Operations tab (a link from the Rescales tab)', () => {
+    expect(parseHash('#/clusters/c1/jobs/abc?tab=operations&entry=e1')).toEqual({ page: 'job', clusterId: 'c1', jobId: 'abc', vertexId: null, tab: 'operations', entry: 'e1' });
+  });
+
   it('reads the evidence of a finding: a vertex with its subtasks sorted by a column and a subtask marked', () => {
     expect(parseHash('#/clusters/c1/jobs/abc?vertex=v9&sort=busyTimeMsPerSecond&subtask=12')).toEqual({
       page: 'job',
@@ -72,6 +76,7 @@ describe('formatRoute', () => {
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: null, tab: 'checkpoints' },
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v1', tab: 'metrics' },
     { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: 'v1', sort: 'recordsIn', subtask: 0 },
+    { page: 'job', clusterId: 'c1', jobId: 'j1', vertexId: null, tab: 'operations', entry: 'b'.repeat(32) },
   ];
 
   it.each(routes)('round-trips %j', (route) => {

@@ -11,6 +11,7 @@
  *   #/cluster/<name>/job/<jobId>        a deep link (engine/contracts/deep-link.ts): the job, by cluster name
  *   #/clusters/<id>/jobs/<jobId>?tab=<tab>          another tab of the job page (checkpoints, metrics, ...)
  *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>&sort=<column>&subtask=<n>   ... sorted by a column, a subtask marked
+ *   #/clusters/<id>/jobs/<jobId>?tab=operations&entry=<id>   the Operations tab, a journal entry marked
  */
 import { deepLinkHash, parseDeepLinkPath } from '../../engine/contracts/deep-link';
 
@@ -19,7 +20,7 @@ export type Route =
   | { page: 'add-cluster' }
   | { page: 'edit-cluster'; clusterId: string }
   | { page: 'cluster'; clusterId: string }
-  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null; /** A job page tab other than the graph. */ tab?: string; sort?: string; subtask?: number }
+  | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null; /** A job page tab other than the graph. */ tab?: string; sort?: string; subtask?: number; /** A journal entry marked on the Operations tab. */ entry?: string }
   | { page: 'deep-link'; clusterName: string; jobId: string }
   | { page: 'unknown'; hash: string };
 
@@ -53,6 +54,8 @@ export function parseHash(hash: string): Route {
     const route: Route = { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null };
     const tab = query.get('tab');
     if (tab) route.tab = tab;
+    const entry = query.get('entry');
+    if (entry) route.entry = entry;
     // The evidence of a finding: the subtasks table sorted by the metric that proves it, the named subtask marked.
     const sort = query.get('sort');
     const subtask = Number(query.get('subtask') ?? Number.NaN);
@@ -81,6 +84,7 @@ export function formatRoute(route: Route): string {
         route.vertexId && route.sort ? `sort=${enc(route.sort)}` : '',
         route.vertexId && route.subtask !== undefined ? `subtask=${route.subtask}` : '',
         route.tab ? `tab=${enc(route.tab)}` : '',
+        route.entry ? `entry=${enc(route.entry)}` : '',
       ].filter(Boolean);
       return query.length > 0 ? `${base}?${query.join('&')}` : base;
     }

@@ -46,6 +46,8 @@ export interface JobPageProps {
   /** The subtasks table's sort column and a marked subtask, from the URL (the evidence of a finding). */
   sort?: string | null;
   subtask?: number | null;
+  /** A journal entry to mark (the Operations tab), from the URL. */
+  entry?: string | null;
   onNavigate: (route: Route, options?: { replace?: boolean }) => void;
 }
 
@@ -53,7 +55,7 @@ export interface JobPageProps {
  * One job: header, the diagnosis in one sentence, and tabs (graph, skew, metrics over time, checkpoints, ...). When the
  * cluster no longer has the job, or does not answer, the page shows the console's recording of it instead, and says so.
  */
-export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = null, subtask = null, onNavigate }: JobPageProps): ReactNode {
+export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = null, subtask = null, entry = null, onNavigate }: JobPageProps): ReactNode {
   const jobsApi = useJobsApi();
   const historyApi = useHistoryApi();
   const diagnosisApi = useDiagnosisApi();
@@ -188,6 +190,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
           onNavigate,
           sort,
           subtask,
+          entry,
           diagnosis: diagnosisPoll.data ?? null,
           windowMs,
         }}

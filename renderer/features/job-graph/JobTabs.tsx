@@ -25,6 +25,8 @@ export interface JobTabProps {
   /** The subtasks table's sort column and a marked subtask, from the URL (the evidence of a finding). */
   sort: string | null;
   subtask: number | null;
+  /** A journal entry marked on the Operations tab (a link from the Rescales tab), from the URL. */
+  entry: string | null;
   /** The diagnosis over the chosen window (from the history); null until the first arrives. */
   diagnosis: JobDiagnosis | null;
   windowMs: number;

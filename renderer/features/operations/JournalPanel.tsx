@@ -15,18 +15,24 @@ import { RescaleOutcomeView } from './RescaleOutcomeView';
 import { isOpen, KIND_LABEL, STATE_LABEL, stateTone, summary } from './operations';
 import { useOperationsApi } from './api';
 
+/** A marked entry comes into view once, when its row first renders (module-level: the same ref every render). */
+const scrollIntoView = (row: HTMLTableRowElement | null): void => row?.scrollIntoView?.({ block: 'center' });
+
 /** The operations journal of a job or a cluster: filterable, exportable as CSV or JSON. */
 export function JournalPanel({
   clusterId,
   jobId,
   refresh,
   reloadSignal = 0,
+  markedEntry = null,
 }: {
   clusterId: string;
   jobId?: string;
   refresh: ClusterRefresh;
   /** Bumped when an operation started or moved on here: read the journal now. */
   reloadSignal?: number;
+  /** An entry to mark and scroll to (a link from the Rescales tab). */
+  markedEntry?: string | null;
 }): ReactNode {
   const operationsApi = useOperationsApi();
   const [kind, setKind] = useState<OperationKind | ''>('');
@@ -105,7 +111,15 @@ export function JournalPanel({
             </thead>
             <tbody>
               {poll.data.map((e) => (
-                <tr key={e.id} data-testid={testIds.operations.journalRow(e.id)} data-state={e.state}>
+                <tr
+                  key={e.id}
+                  ref={e.id === markedEntry ? scrollIntoView : undefined}
+                  className={e.id === markedEntry ? 'is-marked' : undefined}
+                  aria-current={e.id === markedEntry ? 'true' : undefined}
+                  data-testid={testIds.operations.journalRow(e.id)}
+                  data-state={e.state}
+                  data-marked={e.id === markedEntry ? 'true' : undefined}
+                >
                   <td className="nowrap">{formatTimestamp(e.createdAt)}</td>
                   <td>
                     {KIND_LABEL[e.kind]}

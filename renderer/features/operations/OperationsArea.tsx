@@ -6,7 +6,20 @@ import { OperationsPanel } from './OperationsPanel';
 import { SavepointsPanel } from './SavepointsPanel';
 
 /** Everything the job page offers to act on the job: the operations, its savepoints, and its journal. */
-export function OperationsArea({ clusterId, jobId, jobState, refresh }: { clusterId: string; jobId: string; jobState: string | null; refresh: ClusterRefresh }): ReactNode {
+export function OperationsArea({
+  clusterId,
+  jobId,
+  jobState,
+  refresh,
+  markedEntry = null,
+}: {
+  clusterId: string;
+  jobId: string;
+  jobState: string | null;
+  refresh: ClusterRefresh;
+  /** A journal entry to mark (a link from the Rescales tab). */
+  markedEntry?: string | null;
+}): ReactNode {
   const [resubmitFrom, setResubmitFrom] = useState<string | null>(null);
   const [settledCount, setSettledCount] = useState(0);
   // The journal reads at once when an operation starts or moves on here, not at its next 5 s poll.
@@ -29,7 +42,7 @@ export function OperationsArea({ clusterId, jobId, jobState, refresh }: { cluste
         <SavepointsPanel clusterId={clusterId} jobId={jobId} refresh={refresh} reloadSignal={settledCount} onResubmitFrom={setResubmitFrom} />
       </ErrorBoundary>
       <ErrorBoundary panel="The journal" resetKey={`${clusterId}/${jobId}`}>
-        <JournalPanel clusterId={clusterId} jobId={jobId} refresh={refresh} reloadSignal={journalSignal} />
+        <JournalPanel clusterId={clusterId} jobId={jobId} refresh={refresh} reloadSignal={journalSignal} markedEntry={markedEntry} />
       </ErrorBoundary>
     </div>
   );

@@ -4,5 +4,7 @@ import { OperationsArea } from './OperationsArea';
 export const operationsTab: JobTab = {
   id: 'operations',
   label: 'Operations',
-  Component: ({ clusterId, jobId, graph, refresh }) => <OperationsArea clusterId={clusterId} jobId={jobId} jobState={graph?.state ?? null} refresh={refresh} />,
+  Component: ({ clusterId, jobId, graph, refresh, entry }) => (
+    <OperationsArea clusterId={clusterId} jobId={jobId} jobState={graph?.state ?? null} refresh={refresh} markedEntry={entry} />
+  ),
 };
