@@ -1,3 +1,4 @@
+import { formatDuration } from '../../../renderer/components/format';
 import { testIds } from '../../../renderer/testIds';
 import { OperationsPanel } from '../../pages/OperationsPanel';
 import { expect, test } from '../../support/console';
@@ -84,7 +85,10 @@ test('the Rescales tab: Flink\'s record of the console\'s in-place rescale, as /
   await ops.action('rescale').click();
   await ops.dialog.getByLabel('New parallelism').fill('2');
   await ops.dialog.getByRole('button', { name: 'Plan the rescale' }).click();
-  await ops.dialog.getByRole('button', { name: 'Rescale…' }).click();
+  // The plan measures the job's load first (a few of Flink's metric refreshes).
+  const rescale = ops.dialog.getByRole('button', { name: 'Rescale…' });
+  await expect(rescale).toBeEnabled({ timeout: 120_000 });
+  await rescale.click();
   await ops.confirmButton().click();
   await ops.expectOutcome('succeeded', 300_000);
   const source = ops.root.getByTestId(testIds.operations.outcomeSource);
@@ -107,7 +111,11 @@ test('the Rescales tab: Flink\'s record of the console\'s in-place rescale, as /
     await expect(shown).toHaveAttribute('data-after', String(v.postRescaleParallelism));
     await expect(shown).toContainText('1 → 2');
   }
-  await expect(page.getByTestId(testIds.rescales.config)).toContainText(/A rescale waits up to \S+ after the last one \(cooldown\) and \S+ for resources to stabilize/);
+  // The scheduler's waits as Flink's /rescales/config has them.
+  const config = await get<{ executingCooldownTimeoutInMillis: number; executingResourceStabilizationTimeoutInMillis: number }>(`/jobs/${jobId}/rescales/config`);
+  await expect(page.getByTestId(testIds.rescales.config)).toContainText(
+    `A rescale waits up to ${formatDuration(config.executingCooldownTimeoutInMillis)} after the last one (cooldown) and ${formatDuration(config.executingResourceStabilizationTimeoutInMillis)} for resources to stabilize`,
+  );
   await expect(page.getByTestId(testIds.rescales.summary).locator('tr[data-kind="completed"] td').first()).not.toHaveText('0');
 
   // The link lands on the Operations tab with the console's journal entry of this rescale marked.
