@@ -58,7 +58,7 @@ interface FlinkRescale {
   vertices: Record<string, { jobVertexId: string; preRescaleParallelism: number | null; postRescaleParallelism: number | null }>;
 }
 
-test('the Rescales tab: Flink\'s record of the console\'s in-place rescale, as /rescales/details has it, linked to its journal entry; or why there is none', async ({ app, page }) => {
+test('@every-version the Rescales tab: Flink\'s record of the console\'s in-place rescale, as /rescales/details has it, linked to its journal entry; or why there is none', async ({ app, page }) => {
   test.setTimeout(600_000);
   const withHistory = await hasRescaleHistory();
   const jobId = withHistory ? await runOwnJob() : cluster.jobId;
