@@ -114,9 +114,11 @@ test('@every-version the Rescales tab: Flink\'s record of the console\'s in-plac
   // The scheduler's waits as Flink's /rescales/config has them.
   const config = await get<{ executingCooldownTimeoutInMillis: number; executingResourceStabilizationTimeoutInMillis: number }>(`/jobs/${jobId}/rescales/config`);
   await expect(page.getByTestId(testIds.rescales.config)).toContainText(
-    `A rescale waits up to ${formatDuration(config.executingCooldownTimeoutInMillis)} after the last one (cooldown) and ${formatDuration(config.executingResourceStabilizationTimeoutInMillis)} for resources to stabilize`,
+    `A rescale waits at least ${formatDuration(config.executingCooldownTimeoutInMillis)} after the last one (cooldown) and up to ${formatDuration(config.executingResourceStabilizationTimeoutInMillis)} for resources to stabilize`,
   );
   await expect(page.getByTestId(testIds.rescales.summary).locator('tr[data-kind="completed"] td').first()).not.toHaveText('0');
+
+  await ops.screenshot('rescales-tab.png', page.getByTestId(testIds.rescales.panel));
 
   // The link lands on the Operations tab with the console's journal entry of this rescale marked.
   const link = row.getByTestId(testIds.rescales.journalLink(uuid!));

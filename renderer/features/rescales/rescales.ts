@@ -9,7 +9,7 @@ export function configSentence(config: RescalesConfig): string {
   const trigger = config.maxTriggerDelayMs === null ? '' : `; a wanted rescale is triggered at the latest ${d(config.maxTriggerDelayMs)} after it became possible`;
   const kept = config.historySize === null ? '' : ` The cluster keeps the last ${config.historySize} rescales of a job.`;
   return (
-    `A rescale waits up to ${d(config.cooldownMs)} after the last one (cooldown) and ${d(config.resourceStabilizationMs)} for resources to stabilize${trigger}. ` +
+    `A rescale waits at least ${d(config.cooldownMs)} after the last one (cooldown) and up to ${d(config.resourceStabilizationMs)} for resources to stabilize${trigger}. ` +
     `At submission the job waits up to ${d(config.submissionResourceWaitMs)} for resources and ${d(config.submissionResourceStabilizationMs)} for them to stabilize.${kept}`
   );
 }
