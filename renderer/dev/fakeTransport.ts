@@ -199,6 +199,44 @@ const handlers: Partial<Record<EngineCallName, (...args: never[]) => unknown>> =
     rows: 1,
   }),
   // The history: the fake records nothing, and says so.
+  'jobs.rescales': (clusterId: string, jobId: string) => {
+    if (jobId === failed.id) {
+      return { clusterId, jobId, available: false, why: 'This job runs the Default scheduler: only the adaptive scheduler records its rescales.', fetchedAt: Date.now(), requestCount: 3 };
+    }
+    const at = Date.now() - 600_000;
+    const vertex = (before: number | null, after: number | null, desired: number) => ({ vertexId: 'v'.repeat(32), vertexName: 'tenant-cost', before, after, desired });
+    const rescale = (uuid: string, startedAt: number, terminalState: string, terminatedReason: string, words: string, v: ReturnType<typeof vertex>, journalEntryId: string | null) => ({
+      rescaleUuid: uuid.repeat(32),
+      triggerCause: 'UPDATE_REQUIREMENT',
+      terminalState,
+      terminatedReason,
+      words,
+      startedAt,
+      endedAt: startedAt + 19_000,
+      durationMs: 19_000,
+      vertices: [v],
+      slots: [{ slotSharingGroup: 'default', desired: v.desired, minimal: 1, before: v.before, after: v.after }],
+      exception: null,
+      detailed: true,
+      journalEntryId,
+    });
+    const none = { min: null, max: null, avg: null, p50: null, p90: null, p95: null, p99: null };
+    const some = { min: 19_000, max: 19_000, avg: 19_000, p50: 19_000, p90: 19_000, p95: 19_000, p99: 19_000 };
+    return {
+      clusterId,
+      jobId,
+      available: true,
+      rescales: [
+        rescale('b', at + 300_000, 'IGNORED', 'NO_RESOURCES_OR_PARALLELISMS_CHANGE', 'not enough slots to change the parallelism', vertex(4, null, 16), null),
+        rescale('a', at, 'COMPLETED', 'SUCCEEDED', 'completed', vertex(2, 4, 4), null),
+      ],
+      summary: { counts: { completed: 1, ignored: 1, failed: 0, inProgress: 0 }, durations: { all: some, completed: some, ignored: some, failed: none } },
+      config: { historySize: 20, cooldownMs: 30_000, resourceStabilizationMs: 60_000, maxTriggerDelayMs: 30_000, submissionResourceWaitMs: 300_000, submissionResourceStabilizationMs: 10_000, rescaleOnFailedCheckpointCount: 2 },
+      unmatchedJournalEntryIds: [],
+      fetchedAt: Date.now(),
+      requestCount: 5,
+    };
+  },
   'history.watches': () => [],
   'history.setPinned': () => null,
   'history.recordedJobs': () => [],
