@@ -11,4 +11,5 @@ export const APPLICATIONS_CALLS: ServiceCalls<ApplicationsApi> = {
   list: call(clusterId),
   application: call(clusterId, applicationId),
   exceptions: call(clusterId, applicationId),
+  applicationOfJob: call(clusterId, arg('jobId', z.string())),
 };

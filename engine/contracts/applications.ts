@@ -12,6 +12,8 @@ export interface ApplicationsApi {
   application(clusterId: string, applicationId: string): Promise<ApplicationDetail>;
   /** Its exceptions, newest first (`GET /applications/:id/exceptions`): its jobs' failures and main()'s own. */
   exceptions(clusterId: string, applicationId: string): Promise<ApplicationExceptions>;
+  /** The application a job belongs to (`application-id` of `GET /jobs/:id`, Flink 2.3); null before 2.3. */
+  applicationOfJob(clusterId: string, jobId: string): Promise<{ applicationId: string } | null>;
 }
 
 /** Flink's ApplicationState (`CANCELING` with one L, unlike a job's `CANCELLING`); a string so newer states pass. */

@@ -23,6 +23,7 @@ const VALID: Record<EngineCallName, unknown[]> = {
   'applications.list': ['c1'],
   'applications.application': ['c1', JOB],
   'applications.exceptions': ['c1', JOB],
+  'applications.applicationOfJob': ['c1', JOB],
   'history.watches': [],
   'history.setPinned': ['c1', JOB, true],
   'history.checkpoints': ['c1', JOB, 60],

@@ -26,6 +26,14 @@ export const applicationEndpoints = {
     specSchema: 'ApplicationExceptionsInfoWithHistory (2.3)',
     response: schemas.ApplicationExceptions,
   } satisfies EndpointSpec<unknown>,
+  /** Only the job's `application-id` of its details (the job page's other fields are read by the jobs service). */
+  jobApplicationId: {
+    method: 'GET',
+    path: '/jobs/:jobid',
+    specSchema: 'JobDetailsInfo (2.3: application-id)',
+    response: schemas.JobApplicationId,
+    maxResponseBytes: 64 * 1024 * 1024,
+  } satisfies EndpointSpec<unknown>,
   /** 202 and an empty body; 404 unknown (or already ended and archived), 409 ended otherwise meanwhile, 408 timed out. */
   cancelApplication: {
     method: 'POST',

@@ -53,5 +53,8 @@ export const ApplicationExceptions = z.object({
   }),
 });
 
+/** `application-id` of `GET /jobs/:jobid` (2.3): the job's application; absent before 2.3. */
+export const JobApplicationId = z.object({ 'application-id': hex32.optional() });
+
 /** `POST /applications/:applicationid/cancel`: 202 with an empty body. */
 export const ApplicationCancelled = z.object({});
