@@ -1,3 +1,4 @@
+import { ApplicationsService } from '../applications/applications-service.ts';
 import { ClusterRegistry, type BuiltInCluster } from '../clusters/cluster-registry.ts';
 import { memoryBackend, type ClusterStore } from '../clusters/cluster-store.ts';
 import { ClustersService } from '../clusters/clusters-service.ts';
@@ -75,6 +76,7 @@ export function createEngine(deps: EngineDeps): Engine {
     app: new AppService({ mode: deps.mode, secretStorage: secrets.kind, version: deps.version }),
     clusters: new ClustersService(registry, secrets, [(id) => watcher.forgetCluster(id), (id) => kafka.forgetCluster(id)]),
     jobs: new JobsService(registry, watcher, currentGraphs, operations.journal),
+    applications: new ApplicationsService(registry),
     history: new HistoryService(history, registry, watcher),
     diagnosis: new DiagnosisService(registry, new HistoryWindows(history), currentGraphs),
     operations: new OperationsService(operations, registry, history),

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { appVersion } from '../app/build-identity.ts';
 import { registerAppCommand } from './app-command.ts';
+import { registerApplicationCommands } from './application-commands.ts';
 import { registerCheckpointsCommand } from './checkpoints-command.ts';
 import { CliError, EXIT, exitCodeOf } from './cli-error.ts';
 import { registerClusterCommands } from './cluster-commands.ts';
@@ -24,6 +25,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .configureOutput({ outputError: () => {} })
     .showSuggestionAfterError(false);
   registerClusterCommands(program);
+  registerApplicationCommands(program);
   registerAppCommand(program);
   registerEngineCommand(program);
   registerEngineKillTmCommand(program);

@@ -11,7 +11,11 @@ import { describeChanges, matchVertices } from '../operations/job-shape.ts';
 import { exportJournal } from '../operations/journal-export.ts';
 import { publicEntry, type StoredJournalEntry } from '../operations/journal.ts';
 import { newTriggerId, Operations, type OperationsCluster } from '../operations/operations.ts';
+import { fetchApplication } from '../applications/cluster-applications.ts';
+import { cancelApplicationImpact } from '../contracts/application-cancel-impact.ts';
+import { OPERATION_KINDS } from '../contracts/operations.ts';
 import { fetchJobs } from '../sampling/cluster-views.ts';
+import { resolveApplication } from './application-commands.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attach, clientFromEnvironment, resolveJob, withConnection, type ConnectionOptions } from './cluster-commands.ts';
 import { openClusterStore, openHistoryStore } from './data-dir.ts';
@@ -142,7 +146,8 @@ const FAILED_STATES: OperationState[] = ['failed', 'unknown', 'not-started'];
 async function runOperation(cli: CliOperations, request: OperationRequest, options: CommonOptions, result: (e: JournalEntry) => string): Promise<void> {
   const { entry, done } = await cli.operations.start(request, { stopWhenAccepted: !options.wait, maxWaitMs: maxWait(options) });
   if (entry.state === 'failed') throw new CliError(EXIT.failure, entry.failure ?? 'The operation failed.');
-  process.stderr.write(`${printable(`${entry.kind} of job ${entry.jobId ?? '-'} started (trigger id ${entry.id})`)}${options.wait ? '; waiting for the outcome' : ''}.\n`);
+  const of = entry.params.applicationId ? `application ${entry.params.applicationId}` : `job ${entry.jobId ?? '-'}`;
+  process.stderr.write(`${printable(`${entry.kind} of ${of} started (trigger id ${entry.id})`)}${options.wait ? '; waiting for the outcome' : ''}.\n`);
   const outcome = publicEntry(await done);
   if (FAILED_STATES.includes(outcome.state)) throw new CliError(EXIT.failure, outcome.failure ?? `The ${outcome.kind} ended ${outcome.state}.`);
   if (!options.wait) {
@@ -214,6 +219,20 @@ export function registerOperationCommands(program: Command): void {
         const jobId = await jobIdOf(options);
         await confirm(`Cancel job ${jobId}: it stops without a savepoint, and its state since the last completed checkpoint is lost.`, options);
         await runOperation(cli, { kind: 'cancel', clusterId: parseClusterUrl(options.url), jobId, triggerId: newTriggerId() }, options, (e) => `${e.jobId} CANCELED`);
+      });
+    });
+
+  withOperation(program.command('cancel-application').description('Cancel an application (Flink 2.3+) and with it every job of it (no savepoint: their state since the last checkpoint is lost)'))
+    .requiredOption('--application <id|name>', 'application id (32 hex) or the name of a running one (see `flink-ops applications`)')
+    .option('--yes', 'confirm without asking')
+    .action(async (options: CommonOptions & { application: string }) => {
+      await withCli(options, async (cli) => {
+        const client = await attach(options);
+        const clusterId = parseClusterUrl(options.url);
+        const app = await fetchApplication(client, clusterId, (await resolveApplication(client, options.application)).id);
+        if (app.endTime !== null) throw new CliError(EXIT.failure, printable(`Not sent: application ${app.id} is ${app.state}, so there is nothing to cancel.`));
+        await confirm(cancelApplicationImpact(app), options);
+        await runOperation(cli, { kind: 'cancel-application', clusterId, applicationId: app.id, triggerId: newTriggerId() }, options, (e) => `${e.params.applicationId} CANCELED`);
       });
     });
 
@@ -296,7 +315,7 @@ export function registerOperationCommands(program: Command): void {
     .description('The operations journal (shared with the app): what was done, when, and how it ended')
     .option('--job <id>', 'only this job (and the runs resubmitted from it)')
     .option('--url <url>', 'only this cluster')
-    .addOption(new Option('--kind <kind>', 'only this kind').choices(['savepoint', 'stop', 'cancel', 'rescale', 'resubmit']))
+    .addOption(new Option('--kind <kind>', 'only this kind').choices([...OPERATION_KINDS]))
     .addOption(new Option('--state <state>', 'only this state').choices(['pending', 'in-progress', 'succeeded', 'failed', 'not-started', 'unknown']))
     .option('--limit <n>', 'newest N', positiveInteger('--limit'))
     .option('--json', 'print JSON')

@@ -7,6 +7,8 @@
 
 import type { AppApi } from './app.ts';
 import { APP_CALLS } from './app-calls.ts';
+import type { ApplicationsApi } from './applications.ts';
+import { APPLICATIONS_CALLS } from './applications-calls.ts';
 import type { CallSpec } from './call-spec.ts';
 import type { ClustersApi } from './clusters.ts';
 import { CLUSTERS_CALLS } from './clusters-calls.ts';
@@ -28,6 +30,7 @@ export interface EngineApi {
   app: AppApi;
   clusters: ClustersApi;
   jobs: JobsApi;
+  applications: ApplicationsApi;
   history: HistoryApi;
   diagnosis: DiagnosisApi;
   operations: OperationsApi;
@@ -45,6 +48,7 @@ export const ENGINE_CALLS: { [S in EngineService]: Record<keyof EngineApi[S], Ca
   app: APP_CALLS,
   clusters: CLUSTERS_CALLS,
   jobs: JOBS_CALLS,
+  applications: APPLICATIONS_CALLS,
   history: HISTORY_CALLS,
   diagnosis: DIAGNOSIS_CALLS,
   operations: OPERATIONS_CALLS,

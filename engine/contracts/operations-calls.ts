@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { arg, call, optionalArg, type ServiceCalls } from './call-spec.ts';
-import type { OperationsApi } from './operations.ts';
+import { OPERATION_KINDS, type OperationsApi } from './operations.ts';
 
 /**
  * The operations service's calls as the bridge checks them, with one schema per request type: anything else is refused
@@ -18,6 +18,7 @@ export const OperationRequestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('savepoint'), clusterId: id, jobId: hex32, triggerId: hex32, targetDirectory: z.string().optional(), format }),
   z.object({ kind: z.literal('stop'), clusterId: id, jobId: hex32, triggerId: hex32, targetDirectory: z.string().optional(), format, drain: z.boolean() }),
   z.object({ kind: z.literal('cancel'), clusterId: id, jobId: hex32, triggerId: hex32 }),
+  z.object({ kind: z.literal('cancel-application'), clusterId: id, applicationId: hex32, triggerId: hex32 }),
   z.object({
     kind: z.literal('rescale'),
     clusterId: id,
@@ -54,7 +55,7 @@ export const ResubmitPlanRequestSchema = z.object({
 export const JournalFilterSchema = z.object({
     clusterId: z.string().optional(),
     jobId: z.string().optional(),
-    kind: z.enum(['savepoint', 'stop', 'cancel', 'rescale', 'resubmit']).optional(),
+    kind: z.enum(OPERATION_KINDS).optional(),
     state: z.enum(['pending', 'in-progress', 'succeeded', 'failed', 'not-started', 'unknown']).optional(),
     text: z.string().max(500).optional(),
     limit: z.number().int().min(1).optional(),

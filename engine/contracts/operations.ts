@@ -1,4 +1,4 @@
-/** The operations service: savepoint, stop-with-savepoint, cancel, rescale, resubmit, and their journal. */
+/** The operations service: savepoint, stop-with-savepoint, cancel, rescale, resubmit, cancel-application, and their journal. */
 
 import type { ResubmitPlan, ShapeChange, VertexShape } from './job-shape.ts';
 import type { JobState } from './jobs.ts';
@@ -36,7 +36,9 @@ export interface RescalePlanRequest {
   hotKeys?: HotKeyLoad[];
 }
 
-export type OperationKind = 'savepoint' | 'stop' | 'cancel' | 'rescale' | 'resubmit';
+export type OperationKind = 'savepoint' | 'stop' | 'cancel' | 'rescale' | 'resubmit' | 'cancel-application';
+
+export const OPERATION_KINDS: readonly OperationKind[] = ['savepoint', 'stop', 'cancel', 'rescale', 'resubmit', 'cancel-application'];
 
 /**
  * Where an operation stands. `pending`: in the journal, its request sent or about to be, no answer seen yet (it may
@@ -72,6 +74,8 @@ export type OperationRequest =
   | { kind: 'savepoint'; clusterId: string; jobId: string; triggerId: string; targetDirectory?: string; format?: SavepointFormat }
   | { kind: 'stop'; clusterId: string; jobId: string; triggerId: string; targetDirectory?: string; format?: SavepointFormat; drain: boolean }
   | { kind: 'cancel'; clusterId: string; jobId: string; triggerId: string }
+  /** Flink 2.3: cancel an application, and with it every job of it (`POST /applications/:id/cancel`). */
+  | { kind: 'cancel-application'; clusterId: string; applicationId: string; triggerId: string }
   | {
       kind: 'rescale';
       clusterId: string;
@@ -123,6 +127,9 @@ export interface OperationParams {
   /** Resubmit: the stopped run's vertices and the plan the user confirmed, kept to compare the new job with. */
   stoppedShape?: VertexShape[];
   plannedShape?: VertexShape[];
+  /** cancel-application: the application, and its jobs as they were when the cancel was confirmed (the ones that end). */
+  applicationId?: string;
+  applicationJobs?: Array<{ id: string; name: string; state: string }>;
 }
 
 /** One operation in the journal, written before its request is sent and updated as it progresses. */

@@ -10,6 +10,8 @@ import { EngineError } from '../flink-rest/errors.ts';
 import { isEndedJobState } from '../flink-rest/job-states.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { loadFigures } from '../analysis/rescale-plan.ts';
+import { fetchApplication, fetchApplications } from '../applications/cluster-applications.ts';
+import { driveCancelApplication } from './cancel-application-operation.ts';
 import { driveCancel } from './cancel-operation.ts';
 import {
   guessProgram,
@@ -75,6 +77,7 @@ const KIND_WORDS: Record<JournalEntry['kind'], string> = {
   cancel: 'cancel',
   rescale: 'rescale',
   resubmit: 'resubmit',
+  'cancel-application': 'cancel of the application',
 };
 
 /**
@@ -112,7 +115,7 @@ export class Operations {
     if (existing) return { entry: existing, done: this.running.get(existing.id) ?? Promise.resolve(existing) };
     const cluster = this.deps.cluster(request.clusterId);
     const draft = await this.prepare(request, cluster);
-    const created = await this.journal.create(draft, (open) => open.clusterId === draft.clusterId && draft.jobId !== null && (open.jobId === draft.jobId || open.newJobId === draft.jobId) && open.parentId === null);
+    const created = await this.journal.create(draft, (open) => open.clusterId === draft.clusterId && open.parentId === null && conflicts(open, draft));
     if (!created.created) {
       if (created.reason === 'same-id') return { entry: created.entry, done: this.running.get(created.entry.id) ?? Promise.resolve(created.entry) };
       const open = created.entry;
@@ -126,12 +129,12 @@ export class Operations {
     return { entry: created.entry, done };
   }
 
-  private base(request: OperationRequest, cluster: OperationsCluster, jobName: string | null): Omit<StoredJournalEntry, 'lease' | 'phase' | 'params' | 'kind'> {
+  private base(request: OperationRequest, cluster: OperationsCluster, jobName: string | null, jobId = 'jobId' in request ? (request.jobId ?? null) : null): Omit<StoredJournalEntry, 'lease' | 'phase' | 'params' | 'kind'> {
     return newEntry(request.triggerId, this.clock.now(), {
       clusterId: cluster.id,
       clusterName: cluster.name,
       clusterUrl: cluster.url,
-      jobId: request.jobId ?? null,
+      jobId,
       jobName,
       origin: this.deps.origin,
       parentId: null,
@@ -141,6 +144,7 @@ export class Operations {
   /** The entry to write for a request: validated, with defaults from the cluster; a refusal is an entry too. */
   private async prepare(request: OperationRequest, cluster: OperationsCluster): Promise<Omit<StoredJournalEntry, 'lease'>> {
     if (request.kind === 'resubmit') return this.prepareResubmit(request, cluster);
+    if (request.kind === 'cancel-application') return this.prepareCancelApplication(request, cluster);
     if (!['savepoint', 'stop', 'cancel', 'rescale'].includes(request.kind)) throw new EngineError('invalid-input', `Unknown operation "${String((request as { kind: unknown }).kind)}".`);
     requireJobId(request.jobId);
     let facts: ClusterFacts;
@@ -199,6 +203,24 @@ export class Operations {
       });
     }
     return { ...base, kind: 'rescale', phase: plan.route === 'savepoint' ? 'stop' : 'request', params, plan };
+  }
+
+  /**
+   * The application and its jobs as they are now, kept in the entry: what the user confirmed ends. Its only job (a
+   * single-job application) is the entry's job, so the job's page shows the cancel and no other operation of it starts.
+   */
+  private async prepareCancelApplication(request: Extract<OperationRequest, { kind: 'cancel-application' }>, cluster: OperationsCluster): Promise<Omit<StoredJournalEntry, 'lease'>> {
+    const applicationId = requireApplicationId(request.applicationId);
+    const list = await fetchApplications(cluster.client, cluster.id);
+    if (!list.supported) throw new EngineError('invalid-input', `${list.unsupported} Cancel its jobs instead.`);
+    const app = await fetchApplication(cluster.client, cluster.id, applicationId);
+    const applicationJobs = app.jobs.map((j) => ({ id: j.id, name: j.name, state: j.state }));
+    const base = this.base(request, cluster, app.name, applicationJobs.length === 1 ? applicationJobs[0].id : null);
+    const params: OperationParams = { applicationId, applicationJobs };
+    if (app.endTime !== null || isEndedJobState(app.state)) {
+      return { ...base, kind: 'cancel-application', phase: 'refused', params, state: 'failed', finishedAt: base.createdAt, failure: `Not sent: the application is ${app.state}, so there is nothing to cancel.` };
+    }
+    return { ...base, kind: 'cancel-application', phase: 'request', params };
   }
 
   private async prepareResubmit(request: Extract<OperationRequest, { kind: 'resubmit' }>, cluster: OperationsCluster): Promise<Omit<StoredJournalEntry, 'lease'>> {
@@ -333,6 +355,8 @@ export class Operations {
           return await driveSavepoint(entry, ctx, fresh);
         case 'cancel':
           return await driveCancel(entry, ctx, fresh);
+        case 'cancel-application':
+          return await driveCancelApplication(entry, ctx, fresh);
         case 'resubmit':
           return await driveResubmit(entry, ctx, fresh);
         case 'rescale':
@@ -531,6 +555,23 @@ async function readRecentCheckpoints(client: FlinkRestClient, jobId: string): Pr
     if (error instanceof EngineError) return null;
     throw error;
   }
+}
+
+function requireApplicationId(id: unknown): string {
+  if (typeof id !== 'string' || !/^[0-9a-f]{32}$/.test(id)) throw new EngineError('invalid-input', `"${String(id)}" is not a Flink application id (32 hex characters).`);
+  return id;
+}
+
+/** The jobs an entry ends or changes: its job, the job it started, and an application's jobs. */
+function jobsOf(entry: Pick<JournalEntry, 'jobId' | 'newJobId' | 'params'>): string[] {
+  return [entry.jobId, entry.newJobId, ...(entry.params.applicationJobs ?? []).map((j) => j.id)].filter((id): id is string => id !== null && id !== undefined);
+}
+
+/** Two operations that must not run alongside: of the same application, or touching a job in common. */
+function conflicts(open: StoredJournalEntry, draft: Omit<StoredJournalEntry, 'lease'>): boolean {
+  if (open.params.applicationId !== undefined && open.params.applicationId === draft.params.applicationId) return true;
+  const draftJobs = new Set([draft.jobId, ...(draft.params.applicationJobs ?? []).map((j) => j.id)].filter((id) => id !== null));
+  return jobsOf(open).some((id) => draftJobs.has(id));
 }
 
 function requireJobId(jobId: unknown): asserts jobId is string {

@@ -7,6 +7,7 @@ import { whenIdle } from '../components/whenIdle';
 import { ClusterForm } from '../features/clusters/ClusterForm';
 import { ClusterSidebar } from '../features/clusters/ClusterSidebar';
 import { ClustersProvider, useClusters } from '../features/clusters/ClustersProvider';
+import { ApplicationPage } from '../features/applications/ApplicationPage';
 import { ClusterPage } from '../features/overview/ClusterPage';
 import { testIds } from '../testIds';
 import { EngineProvider, useEngine } from './engine';
@@ -135,6 +136,8 @@ function Page({ route, navigate, addFormKey }: { route: Route; navigate: ReturnT
           />
         </Suspense>
       );
+    case 'application':
+      return <ApplicationPage key={`${route.clusterId}/${route.applicationId}`} clusterId={route.clusterId} clusterName={cluster?.name ?? null} applicationId={route.applicationId} />;
     case 'deep-link':
       return <DeepLinkPage target={route} navigate={navigate} />;
     case 'unknown':

@@ -9,6 +9,13 @@ describe('parseHash', () => {
     expect(parseHash('#/clusters')).toEqual({ page: 'home' });
   });
 
+  it('reads an application page (Flink 2.3), and writes it back', () => {
+    const route: Route = { page: 'application', clusterId: 'c 1', applicationId: 'a'.repeat(32) };
+    expect(parseHash(`#/clusters/c%201/applications/${'a'.repeat(32)}`)).toEqual(route);
+    expect(parseHash(formatRoute(route))).toEqual(route);
+    expect(routeClusterId(route)).toBe('c 1');
+  });
+
   it('reads cluster pages', () => {
     expect(parseHash('#/clusters/new')).toEqual({ page: 'add-cluster' });
     expect(parseHash('#/clusters/c1')).toEqual({ page: 'cluster', clusterId: 'c1' });

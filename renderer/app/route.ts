@@ -8,6 +8,7 @@
  *   #/clusters/<id>                     overview + jobs
  *   #/clusters/<id>/jobs/<jobId>        job graph
  *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>   job graph with a vertex's subtasks open
+ *   #/clusters/<id>/applications/<appId>  an application (Flink 2.3): its jobs, its exceptions
  *   #/cluster/<name>/job/<jobId>        a deep link (engine/contracts/deep-link.ts): the job, by cluster name
  *   #/clusters/<id>/jobs/<jobId>?tab=<tab>          another tab of the job page (checkpoints, metrics, ...)
  *   #/clusters/<id>/jobs/<jobId>?vertex=<vertexId>&sort=<column>&subtask=<n>   ... sorted by a column, a subtask marked
@@ -21,6 +22,7 @@ export type Route =
   | { page: 'edit-cluster'; clusterId: string }
   | { page: 'cluster'; clusterId: string }
   | { page: 'job'; clusterId: string; jobId: string; vertexId: string | null; /** A job page tab other than the graph. */ tab?: string; sort?: string; subtask?: number; /** A journal entry marked on the Operations tab. */ entry?: string }
+  | { page: 'application'; clusterId: string; applicationId: string }
   | { page: 'deep-link'; clusterName: string; jobId: string }
   | { page: 'unknown'; hash: string };
 
@@ -49,6 +51,7 @@ export function parseHash(hash: string): Route {
   if (segments.length === 2) return { page: 'cluster', clusterId };
   if (segments.length === 3 && segments[2] === 'edit') return { page: 'edit-cluster', clusterId };
   if (segments.length === 3 && segments[2] === 'jobs') return { page: 'cluster', clusterId };
+  if (segments.length === 4 && segments[2] === 'applications') return { page: 'application', clusterId, applicationId: segments[3] };
   if (segments.length === 4 && segments[2] === 'jobs') {
     const vertex = query.get('vertex');
     const route: Route = { page: 'job', clusterId, jobId: segments[3], vertexId: vertex && vertex.length > 0 ? vertex : null };
@@ -88,6 +91,8 @@ export function formatRoute(route: Route): string {
       ].filter(Boolean);
       return query.length > 0 ? `${base}?${query.join('&')}` : base;
     }
+    case 'application':
+      return `#/clusters/${enc(route.clusterId)}/applications/${enc(route.applicationId)}`;
     case 'deep-link':
       return deepLinkHash(route);
     case 'unknown':

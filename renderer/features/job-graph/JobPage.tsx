@@ -1,3 +1,4 @@
+import { ApplicationLink } from '../applications/ApplicationLink';
 import { useCallback, useState, type ReactNode } from 'react';
 import type { Finding, JobDiagnosis } from '../../../engine/contracts/diagnosis';
 import type { RecordedJobGraph } from '../../../engine/contracts/history';
@@ -124,6 +125,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
           <code className="mono small" title="Job ID">
             {jobId}
           </code>
+          {graph && !recorded ? <ApplicationLink clusterId={clusterId} jobId={jobId} /> : null}
           {graph && !recorded ? <JobFacts graph={graph} fetchedAt={poll.updatedAt} refreshMs={poll.durationMs} /> : null}
           {!recorded ? <Freshness updatedAt={poll.updatedAt} loading={poll.loading} stale={poll.stale} /> : null}
         </div>

@@ -8,6 +8,7 @@ export const KIND_LABEL: Record<OperationKind, string> = {
   cancel: 'Cancel',
   rescale: 'Rescale',
   resubmit: 'Resubmit',
+  'cancel-application': 'Cancel application',
 };
 
 export const STATE_LABEL: Record<OperationState, string> = {

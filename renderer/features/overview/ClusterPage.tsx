@@ -8,6 +8,7 @@ import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { RefreshControl } from '../../components/RefreshControl';
 import { RecordedJobsPanel } from '../history/RecordedJobsPanel';
 import { testIds } from '../../testIds';
+import { ApplicationsPanel } from '../applications/ApplicationsPanel';
 import { JobsPanel } from '../jobs/JobsPanel';
 import { JournalPanel } from '../operations/JournalPanel';
 import { TaskManagersPanel } from '../taskmanagers/TaskManagersPanel';
@@ -50,6 +51,9 @@ export function ClusterPage({
       </ErrorBoundary>
       <ErrorBoundary panel="The jobs table" resetKey={clusterId}>
         <JobsPanel clusterId={clusterId} refresh={refresh} onNavigate={onNavigate} />
+      </ErrorBoundary>
+      <ErrorBoundary panel="The applications" resetKey={clusterId}>
+        <ApplicationsPanel clusterId={clusterId} refresh={refresh} />
       </ErrorBoundary>
       <ErrorBoundary panel="The recorded jobs" resetKey={clusterId}>
         <RecordedJobsPanel clusterId={clusterId} refresh={refresh} />

@@ -1,0 +1,90 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ApplicationList } from '../../engine/contracts/applications.ts';
+import type { JournalEntry } from '../../engine/contracts/operations.ts';
+import { killAll, runFlinkOps, spawnFlinkOps, waitFor } from '../../engine/operations/testing/console-processes.ts';
+import { ROOT } from '../support/paths.ts';
+import { readFlinkCluster } from '../support/flinkCluster.ts';
+import { eventually } from './eventually.ts';
+import { cancelQuietly, jobDetails, runTestJob } from './testJobs.ts';
+
+/**
+ * Flink 2.3's applications through the CLI on a real cluster: the list, and Cancel application with the CLI killed
+ * (SIGKILL) right after it journaled the cancel and sent it; the next `flink-ops` resumes the entry from the
+ * application's state, and the job ends CANCELED with exactly one outcome in the journal. Before 2.3 the same
+ * commands say the cluster has no applications. Only the test's own job is cancelled.
+ */
+const cluster = readFlinkCluster();
+const HAS_APPLICATIONS = !/^1\.|^2\.[0-2]\./.test(cluster.version);
+const root = path.join(ROOT, '.cache/test-operations', cluster.version);
+const started: string[] = [];
+let work: string | undefined;
+
+afterAll(async () => {
+  for (const jobId of started) await cancelQuietly(cluster, jobId);
+  killAll();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** The shared cluster's free slots are shared by several suites: wait for one rather than queue a job behind them. */
+async function freeSlot(): Promise<void> {
+  await eventually(async () => {
+    const overview = (await (await fetch(`${cluster.restUrl}/overview`)).json()) as { 'slots-available': number };
+    return overview['slots-available'] >= 1 ? true : undefined;
+  }, 'a free slot on the shared cluster', 300_000);
+}
+
+describe(`applications through the CLI on a real Flink ${cluster.version}`, () => {
+  it(HAS_APPLICATIONS ? 'lists the applications, and cancels one with the CLI killed mid-cancel: resumed, cancelled once' : 'says the cluster has no applications (Flink < 2.3), and refuses to cancel one', async () => {
+    mkdirSync(root, { recursive: true });
+    work = mkdtempSync(path.join(root, 'applications-'));
+    const dataDir = path.join(work, 'data');
+    const url = cluster.restUrl;
+
+    if (!HAS_APPLICATIONS) {
+      const listed = await runFlinkOps(['applications', '--url', url]);
+      expect(listed).toMatchObject({ code: 0, stdout: 'This cluster has no applications (Flink < 2.3): its jobs are listed on their own.\n' });
+      const cancel = await runFlinkOps(['cancel-application', '--url', url, '--application', 'a'.repeat(32), '--yes', '--data-dir', dataDir]);
+      expect(cancel.code).not.toBe(0);
+      expect(cancel.stderr).toBe('flink-ops: This cluster has no applications (Flink < 2.3): its jobs are listed on their own.\n');
+      return;
+    }
+
+    await freeSlot();
+    const jobId = await runTestJob(cluster, 1);
+    started.push(jobId);
+    const applicationId = ((await (await fetch(`${url}/jobs/${jobId}`)).json()) as { 'application-id': string })['application-id'];
+    expect(applicationId).toMatch(/^[0-9a-f]{32}$/);
+
+    const listed = await runFlinkOps(['applications', '--url', url, '--json']);
+    expect(listed.code).toBe(0);
+    const list = JSON.parse(listed.stdout) as ApplicationList;
+    expect(list.supported).toBe(true);
+    expect(list.applications.find((a) => a.id === applicationId)).toMatchObject({ name: 'SingleJobApplication(gatewaymeter-test)', state: 'RUNNING', jobCounts: { RUNNING: 1 }, endTime: null });
+    const table = await runFlinkOps(['applications', '--url', url]);
+    expect(table.stdout).toMatch(new RegExp(`^${applicationId}\\s+RUNNING\\s+\\S+\\s+RUNNING:1\\s+SingleJobApplication\\(gatewaymeter-test\\)$`, 'm'));
+
+    // The CLI is killed as soon as it has journaled the cancel and sent it (its "started" line), before its outcome.
+    const cli = spawnFlinkOps(['cancel-application', '--url', url, '--application', applicationId, '--yes', '--data-dir', dataDir]);
+    await waitFor(() => (/cancel-application of application \S+ started \(trigger id [0-9a-f]{32}\)/.test(cli.stderr()) ? true : undefined), 'the CLI to start the cancel', 60_000);
+    await cli.kill();
+    expect((await cli.exit).signal).toBe('SIGKILL');
+
+    // Any next flink-ops settles what the killed one left open.
+    const journal = await runFlinkOps(['journal', '--data-dir', dataDir, '--json']);
+    expect(journal.code).toBe(0);
+    const entries = (JSON.parse(journal.stdout) as { entries: JournalEntry[] }).entries;
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ kind: 'cancel-application', state: 'succeeded', jobId, params: { applicationId, applicationJobs: [{ id: jobId, state: 'RUNNING' }] } });
+    expect(entries[0].requests.trigger).toBeLessThanOrEqual(1);
+    expect((await jobDetails(cluster, jobId)).state).toBe('CANCELED');
+    const after = JSON.parse((await runFlinkOps(['applications', '--url', url, '--json'])).stdout) as ApplicationList;
+    expect(after.applications.find((a) => a.id === applicationId)).toMatchObject({ state: 'CANCELED', jobCounts: { CANCELED: 1 } });
+
+    // Once more: the application has ended, so the CLI sends nothing and says why.
+    const again = await runFlinkOps(['cancel-application', '--url', url, '--application', applicationId, '--yes', '--data-dir', dataDir]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toBe(`flink-ops: Not sent: application ${applicationId} is CANCELED, so there is nothing to cancel.\n`);
+  }, 600_000);
+});
