@@ -255,8 +255,9 @@ export class CheckpointCoordinator implements TaskCheckpointHost {
       asyncDurationMs: result.asyncDurationMs,
       processedData: metrics.processedData,
       persistedData: 0,
-      alignmentDurationMs: metrics.alignmentDurationMs,
-      startDelayMs: Math.max(0, metrics.firstBarrierAt - p.triggerTimestamp),
+      // Whole milliseconds, as Flink reports them: a task's time runs fractional on the real clock.
+      alignmentDurationMs: Math.round(metrics.alignmentDurationMs),
+      startDelayMs: Math.max(0, Math.round(metrics.firstBarrierAt - p.triggerTimestamp)),
     };
     if (!result.pending) {
       this.options.scheduler.scheduleAt(report.ackTimestamp, () => this.acknowledge(checkpointId, task, report));
