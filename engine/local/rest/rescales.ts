@@ -5,8 +5,8 @@ import { RestError, type RouteSpec } from './server.ts';
 
 /**
  * Flink 2.3's rescale history over REST (`JobRescales*Headers`): `/jobs/:jobid/rescales/overview`, `/history`,
- * `/details/:rescaleuuid`, `/summary`, `/config`. Mounted only where the engine claims 2.3 or later (an older Flink has
- * no such path); a job without a history (`web.adaptive-scheduler.rescale-history.size` 0, Flink's default) answers
+ * `/details/:rescaleuuid`, `/summary`, `/config`. Answered only where the engine claims 2.3 or later (an older Flink has
+ * no such path: 404); a job without a history (`web.adaptive-scheduler.rescale-history.size` 0, Flink's default) answers
  * 404 on every one of them, as Flink does.
  */
 
@@ -37,23 +37,25 @@ export function rescaleConfig(job: JobExecution, history: RescaleHistory): Recor
 
 /** The routes, given how a handler finds its job (server.ts's `job(ctx)`: 400 / 404 as Flink). */
 export function rescaleRoutes(jobOf: (ctx: Parameters<RouteSpec['handler']>[0]) => JobExecution): RouteSpec[] {
-  const withHistory = (answer: (history: RescaleHistory, job: JobExecution, params: Record<string, string>) => unknown): RouteSpec['handler'] => (ctx) => {
-    const job = jobOf(ctx);
-    return { body: answer(historyOf(job), job, ctx.params) };
-  };
-  return [
-    { method: 'GET', path: '/jobs/:jobid/rescales/overview', handler: withHistory((h) => h.overview()) },
-    { method: 'GET', path: '/jobs/:jobid/rescales/history', handler: withHistory((h) => h.history()) },
-    {
-      method: 'GET',
-      path: '/jobs/:jobid/rescales/details/:rescaleuuid',
-      handler: withHistory((h, job, params) => {
-        const details = h.details(params.rescaleuuid);
-        if (!details) throw new RestError(404, `Rescale ${params.rescaleuuid} of job ${job.jobId} is not in its rescale history (it keeps the last ${h.size}).`);
-        return details;
-      }),
+  const route = (path: string, answer: (history: RescaleHistory, job: JobExecution, params: Record<string, string>) => unknown): RouteSpec => ({
+    method: 'GET',
+    path,
+    handler: (ctx) => {
+      // An engine claiming an older Flink has no such path: 404, as for any path it does not know.
+      if (!ctx.engine.emulatesAtLeast('2.3.0')) throw new RestError(404, `Not found: ${path.replace(/:(\w+)/g, (_, name: string) => ctx.params[name] ?? name)}`);
+      const job = jobOf(ctx);
+      return { body: answer(historyOf(job), job, ctx.params) };
     },
-    { method: 'GET', path: '/jobs/:jobid/rescales/summary', handler: withHistory((h) => h.summary()) },
-    { method: 'GET', path: '/jobs/:jobid/rescales/config', handler: withHistory((h, job) => rescaleConfig(job, h)) },
+  });
+  return [
+    route('/jobs/:jobid/rescales/overview', (h) => h.overview()),
+    route('/jobs/:jobid/rescales/history', (h) => h.history()),
+    route('/jobs/:jobid/rescales/details/:rescaleuuid', (h, job, params) => {
+      const details = h.details(params.rescaleuuid);
+      if (!details) throw new RestError(404, `Rescale ${params.rescaleuuid} of job ${job.jobId} is not in its rescale history (it keeps the last ${h.size}).`);
+      return details;
+    }),
+    route('/jobs/:jobid/rescales/summary', (h) => h.summary()),
+    route('/jobs/:jobid/rescales/config', (h, job) => rescaleConfig(job, h)),
   ];
 }

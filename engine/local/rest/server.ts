@@ -460,11 +460,9 @@ export function createRestApp(engine: LocalEngine, options: RequestGuardOptions 
   };
   mount('', ROUTES);
   mount('/v1', ROUTES);
-  // Flink 2.3 added the rescale history; an engine claiming an older Flink has no such paths (404 as that Flink).
-  if (engine.emulatesAtLeast('2.3.0')) {
-    mount('', rescaleRoutes(job));
-    mount('/v1', rescaleRoutes(job));
-  }
+  // Flink 2.3 added the rescale history; an engine claiming an older Flink answers 404 there (rescales.ts).
+  mount('', rescaleRoutes(job));
+  mount('/v1', rescaleRoutes(job));
   mount('', EXTRA_ROUTES);
   app.use((req, res) => {
     res.status(404).json({ errors: [`Not found: ${req.path}`] });
