@@ -27,6 +27,8 @@ export type EmulatedFlinkVersion = (typeof EMULATED_FLINK_VERSIONS)[number];
 /** The version of Flink whose behaviour and REST API the local engine follows unless told another. */
 export const EMULATED_FLINK_VERSION: EmulatedFlinkVersion = '2.2.1';
 export const ENGINE_REVISION = 'flink-ops-local-engine';
+/** How many rescales a job's history keeps (Flink 2.3+, `WebOptions`); 0, the default, turns it off. */
+export const RESCALE_HISTORY_SIZE = 'web.adaptive-scheduler.rescale-history.size';
 /** Max parallelism of the built-in jobs (`env.setMaxParallelism(128)`, Flink's default lower bound). */
 export const BUILT_IN_MAX_PARALLELISM = 128;
 
@@ -411,6 +413,7 @@ export class LocalEngine {
       }
       restore = prepareRestore(run.savepointPath, jobGraph!, run.allowNonRestoredState ?? false);
     }
+    const rescaleHistorySize = this.rescaleHistorySize(conf);
     const checkpointDir = conf['execution.checkpointing.dir'];
     const savepointDir = conf['execution.checkpointing.savepoint-dir'] ?? conf['state.savepoints.dir'];
     let job: JobExecution;
@@ -438,6 +441,7 @@ export class LocalEngine {
         random: mulberry32(deriveSeed(seed, `restart-backoff/${this.cluster.jobs.size}`)),
         restore,
         flinkConfiguration: jobConf,
+        rescaleHistorySize,
       });
     } catch (error) {
       fail((error as Error).message);
@@ -445,6 +449,20 @@ export class LocalEngine {
     this.results.set(job!.jobId, store);
     if (log) this.sinkFiles.set(job!.jobId, log.file);
     return job!;
+  }
+
+  /**
+   * `web.adaptive-scheduler.rescale-history.size`: how many rescales a job's history keeps. Flink 2.3 added the
+   * history, off by default (0); an engine claiming an older Flink keeps none, whatever the configuration says.
+   */
+  private rescaleHistorySize(conf: Record<string, string>): number {
+    const raw = conf[RESCALE_HISTORY_SIZE];
+    if (raw === undefined || !this.emulatesAtLeast('2.3.0')) return 0;
+    const size = Number(raw.trim());
+    if (!(raw.trim() !== '' && Number.isSafeInteger(size) && size >= 0)) {
+      throw new LocalEngineError(`${RESCALE_HISTORY_SIZE} must be a whole number of rescales (0: no history), got "${raw}".`);
+    }
+    return size;
   }
 
   /** Runs the engine for `ms` of virtual time. */

@@ -77,6 +77,20 @@ describe('a job\'s rescales from Flink 2.3.0\'s rescale history', () => {
     expect(view.config).toMatchObject({ historySize: 20, cooldownMs: 30000, resourceStabilizationMs: 60000, maxTriggerDelayMs: 30000 });
   });
 
+  it('asks for the details of a rescale that ended only once: a polling page costs three requests more', async () => {
+    const requests: string[] = [];
+    const client = await recordedCluster(requests);
+    const ended = new Map();
+    const first = await fetchJobRescales(client, 'c1', JOB, [], ended);
+    const detailsAsked = requests.filter((r) => r.includes('/details/')).length;
+    requests.length = 0;
+    const second = await fetchJobRescales(client, 'c1', JOB, [], ended);
+    expect(second.available && second.requestCount).toBe(3 + detailsAsked - ended.size);
+    expect(requests.filter((r) => r.includes('/details/')).length).toBe(detailsAsked - ended.size);
+    expect(ended.size).toBe(2);
+    expect(second).toEqual({ ...first, fetchedAt: second.fetchedAt, requestCount: second.requestCount });
+  });
+
   it('reads only the newest ten in detail', async () => {
     const requests: string[] = [];
     const long = [...(body('rescales-history.json') as Array<{ rescaleUuid: string }>)];

@@ -16,7 +16,10 @@ const TURN_ON =
  * detail, the summary and the scheduler's configuration; a 404 on the history means the cluster keeps none, and two
  * more requests say why.
  */
-export async function fetchJobRescales(client: FlinkRestClient, clusterId: string, jobId: string, journal: JournalEntry[]): Promise<JobRescales> {
+/** Details of rescales that ended, by UUID: they never change, so a page that polls asks for each once. */
+export type EndedRescaleDetails = Map<string, JobRescaleDetailsBody>;
+
+export async function fetchJobRescales(client: FlinkRestClient, clusterId: string, jobId: string, journal: JournalEntry[], ended: EndedRescaleDetails = new Map()): Promise<JobRescales> {
   let history: JobRescaleDetailsBody[];
   try {
     history = await client.request(rescaleEndpoints.history, { jobid: jobId });
@@ -29,10 +32,11 @@ export async function fetchJobRescales(client: FlinkRestClient, clusterId: strin
     return { clusterId, jobId, available: false, why: whyNoHistory(version, scheduler), fetchedAt: Date.now(), requestCount: 3 };
   }
   const newest = history.slice(0, RESCALE_DETAILS_LIMIT);
-  const [summary, config, ...details] = await Promise.all([
+  const asked = newest.filter((r) => !ended.has(r.rescaleUuid));
+  const [summary, config, ...fetched] = await Promise.all([
     client.request(rescaleEndpoints.summary, { jobid: jobId }),
     client.request(rescaleEndpoints.config, { jobid: jobId }),
-    ...newest.map((r) =>
+    ...asked.map((r) =>
       // A rescale the history dropped between the two requests keeps the history's (empty) figures.
       client.request(rescaleEndpoints.details, { jobid: jobId, rescaleuuid: r.rescaleUuid }).catch((error: unknown) => {
         if (isNotFound(error)) return null;
@@ -40,7 +44,9 @@ export async function fetchJobRescales(client: FlinkRestClient, clusterId: strin
       }),
     ),
   ]);
-  return { ...toJobRescales(clusterId, jobId, history, details, summary, config, journal, Date.now()), requestCount: 3 + newest.length };
+  for (const detail of fetched) if (detail && detail.terminalState) ended.set(detail.rescaleUuid, detail);
+  const details = newest.map((r) => ended.get(r.rescaleUuid) ?? fetched[asked.indexOf(r)] ?? null);
+  return { ...toJobRescales(clusterId, jobId, history, details, summary, config, journal, Date.now()), requestCount: 3 + asked.length };
 }
 
 /** Why the cluster keeps no rescale history for the job, and how to turn it on. */

@@ -7,12 +7,17 @@ import { isEndedJobState } from '../flink-rest/job-states.ts';
 import { fetchJobs } from './cluster-views.ts';
 import { fetchJobExceptions } from './job-exceptions.ts';
 import { fetchJobGraph, fetchJobPlan } from './job-graph.ts';
-import { fetchJobRescales } from './job-rescales.ts';
+import { fetchJobRescales, type EndedRescaleDetails } from './job-rescales.ts';
 import type { JobWatcher } from './job-watcher.ts';
 import { fetchVertexSubtasks } from './vertex-subtasks.ts';
 
 /** A cluster's jobs as Flink shows them now. Pages fetch on demand; nothing here runs in the background. */
+/** How many jobs' ended rescales are kept. */
+const ENDED_RESCALES_JOBS = 32;
+
 export class JobsService implements JobsApi {
+  private readonly endedRescales = new Map<string, EndedRescaleDetails>();
+
   constructor(
     private readonly registry: ClusterRegistry,
     private readonly watcher: JobWatcher,
@@ -48,6 +53,16 @@ export class JobsService implements JobsApi {
   async rescales(clusterId: string, jobId: string) {
     const id = requireId(jobId, 'job');
     const journal = this.journal.list({ clusterId, jobId: id, kind: 'rescale' });
-    return fetchJobRescales(this.registry.connection(clusterId).client, clusterId, id, journal);
+    return fetchJobRescales(this.registry.connection(clusterId).client, clusterId, id, journal, this.endedRescalesOf(clusterId, id));
+  }
+
+  /** Per job, the details of its ended rescales (the newest jobs' only: a page polls the job it shows). */
+  private endedRescalesOf(clusterId: string, jobId: string): EndedRescaleDetails {
+    const key = `${clusterId}\u0000${jobId}`;
+    const known = this.endedRescales.get(key) ?? new Map();
+    this.endedRescales.delete(key);
+    this.endedRescales.set(key, known);
+    while (this.endedRescales.size > ENDED_RESCALES_JOBS) this.endedRescales.delete(this.endedRescales.keys().next().value!);
+    return known;
   }
 }

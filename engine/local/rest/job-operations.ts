@@ -188,7 +188,7 @@ export function updateResourceRequirements(engine: LocalEngine, job: JobExecutio
   const obtainable = engine.cluster.slotsAvailable + job.slots.length;
   const target = new Map([...requirements].map(([id, b]) => [id, { lowerBound: b.lowerBound, upperBound: Math.max(b.lowerBound, Math.min(b.upperBound, obtainable)) }]));
   try {
-    job.requestRescale(target);
+    job.requestRescale(target, requirements);
   } catch (error) {
     throw new OperationError(400, `Invalid resource requirements: ${(error as Error).message}`);
   }

@@ -21,6 +21,7 @@ import { answerClientErrors, flinkErrorHandler, internalErrorBody } from './erro
 import * as ops from './job-operations.ts';
 import { OperationError, type OperationResult } from './job-operations.ts';
 import { requestGuard, type RequestGuardOptions } from './request-guard.ts';
+import { rescaleRoutes } from './rescales.ts';
 import * as views from './views.ts';
 
 /** A REST error: status and Flink's `{"errors": [...]}` body (the message alone unless a body is given). */
@@ -459,6 +460,9 @@ export function createRestApp(engine: LocalEngine, options: RequestGuardOptions 
   };
   mount('', ROUTES);
   mount('/v1', ROUTES);
+  // Flink 2.3 added the rescale history; an engine claiming an older Flink answers 404 there (rescales.ts).
+  mount('', rescaleRoutes(job));
+  mount('/v1', rescaleRoutes(job));
   mount('', EXTRA_ROUTES);
   app.use((req, res) => {
     res.status(404).json({ errors: [`Not found: ${req.path}`] });

@@ -15,6 +15,7 @@ import { HeapKeyedStateBackend } from '../state/keyed-state-backend.ts';
 import type { Clock } from '../time/clock.ts';
 import type { ScheduledTask, VirtualScheduler } from '../time/scheduler.ts';
 import { buildJobGraph, requiredSlots, type JobGraph, type JobVertex } from './job-graph.ts';
+import { RescaleHistory, type RescaleDemand, type RescaleTerminatedReason } from './rescale-history.ts';
 import { RecordWriter, type NetworkConfig } from './network.ts';
 import { restoreTaskKeyedState, SOURCE_READER_STATE } from './task-snapshot.ts';
 import {
@@ -86,6 +87,8 @@ export interface JobOptions {
   restore?: PreparedRestore;
   /** The job's Flink configuration (what `GET /jobs/:id/jobmanager/config` would add). */
   flinkConfiguration?: Record<string, string>;
+  /** Rescales kept (`web.adaptive-scheduler.rescale-history.size`, Flink 2.3+); 0 or undefined: no history. */
+  rescaleHistorySize?: number;
 }
 
 /** What a job needs from the cluster that runs it. */
@@ -168,6 +171,8 @@ export class JobExecution implements CheckpointedJob {
   numRescales = 0;
   /** Set by `PUT /jobs/:id/resource-requirements`; undefined = lower bound 1, upper bound = current parallelism. */
   resourceRequirements: Map<string, ParallelismBounds> | undefined;
+  /** Flink 2.3's record of the job's rescales (FLIP-495); undefined when the history is off. */
+  readonly rescales: RescaleHistory | undefined;
   /** When the metric views were last updated (−1: never; Flink's metric store is empty until the first fetch). */
   metricsUpdatedAt = -1;
   readonly options: JobOptions;
@@ -227,7 +232,11 @@ export class JobExecution implements CheckpointedJob {
     this.startTime = now;
     this.setStatus('INITIALIZING', now);
     this.setStatus('CREATED', now);
+    this.rescales = options.rescaleHistorySize ? new RescaleHistory(options.rescaleHistorySize, now) : undefined;
+    this.rescales?.start('INITIAL_SCHEDULE', this.jobGraph, new Map(), now, false);
+    this.rescales?.transition('WaitingForResources', now);
     this.deploy(slots, options.restore);
+    this.rescaleDeployed(now);
 
     const wmInterval = options.autoWatermarkIntervalMs ?? 200;
     this.periodic.push(
@@ -536,6 +545,9 @@ export class JobExecution implements CheckpointedJob {
       this.terminate(now);
       return;
     }
+    // Flink 2.3 records the restart as a rescale of its own (a rescale waiting for a checkpoint is dropped).
+    this.rescales?.start('RECOVERABLE_FAILOVER', this.jobGraph, this.demand(this.currentResourceRequirements()), now);
+    this.rescales?.transition('Restarting', now);
     this.setStatus('RESTARTING', now);
     this.host.releaseSlots(this.jobId);
     this.slots = [];
@@ -548,6 +560,7 @@ export class JobExecution implements CheckpointedJob {
     if (this.status !== 'RESTARTING') return;
     const slots = this.host.allocateSlots(this.jobId, requiredSlots(this.jobGraph));
     if (!slots) {
+      this.rescales?.transition('WaitingForResources', this.clock.now());
       this.redeploy = this.scheduler.scheduleAt(this.clock.now() + RESOURCE_RETRY_MS, () => this.tryRedeploy());
       return;
     }
@@ -555,10 +568,12 @@ export class JobExecution implements CheckpointedJob {
       const restore = this.latestRestore();
       this.attempt++;
       this.deploy(slots, restore);
+      this.rescaleDeployed(this.clock.now());
     } catch (error) {
       // The state cannot be read back: the job cannot recover (Flink fails it the same way).
       const cause = error instanceof Error ? error : new Error(String(error));
       const now = this.clock.now();
+      this.rescales?.end('EXCEPTION_OCCURRED', now, { exception: `${cause.name}: ${cause.message}\n${cause.stack?.split('\n').slice(1).join('\n') ?? ''}`.trimEnd() });
       for (const t of this.tasks) t.cancel(now);
       this.exceptionHistory.push(exceptionHistoryEntry({ cause, timestamp: now }));
       this.failure = { className: 'org.apache.flink.runtime.JobException', message: `Could not restore the job: ${cause.message}`, cause };
@@ -614,7 +629,7 @@ export class JobExecution implements CheckpointedJob {
    * `rescale-trigger.max-delay` = 3 × the interval) and restarts from it; without, it restarts at once from the latest
    * checkpoint if any. Returns the parallelism the job will run at.
    */
-  requestRescale(requirements: Map<string, ParallelismBounds>): Map<string, number> {
+  requestRescale(requirements: Map<string, ParallelismBounds>, desired: Map<string, ParallelismBounds> = requirements): Map<string, number> {
     const target = new Map<string, number>();
     for (const v of this.jobGraph.vertices) target.set(v.id, requirements.get(v.id)?.upperBound ?? v.parallelism);
     buildJobGraph(this.graphWithParallelism(target)); // an impossible program (e.g. a forward edge between other parallelisms) throws here
@@ -622,7 +637,13 @@ export class JobExecution implements CheckpointedJob {
     if (this.isTerminal) return target;
     const changed = this.jobGraph.vertices.some((v) => target.get(v.id) !== v.parallelism);
     this.cancelRescaleWait();
-    if (!changed) return target;
+    const now = this.clock.now();
+    this.rescales?.start('UPDATE_REQUIREMENT', this.jobGraph, this.demand(desired), now);
+    if (!changed) {
+      // Nothing to change with the slots there are (or nothing asked): Flink ignores the rescale.
+      this.rescales?.end('NO_RESOURCES_OR_PARALLELISMS_CHANGE', now);
+      return target;
+    }
     const config = this.options.checkpointing;
     if (config && this.status === 'RUNNING') {
       const cancelListener = this.checkpoints.onCheckpointCompleted(() => this.rescaleNow(target));
@@ -632,6 +653,23 @@ export class JobExecution implements CheckpointedJob {
       this.rescaleNow(target);
     }
     return target;
+  }
+
+  /** Each vertex's parallelism wanted and sufficient under these bounds (the current parallelism without). */
+  private demand(bounds: Map<string, ParallelismBounds>): RescaleDemand {
+    const out: RescaleDemand = new Map();
+    for (const v of this.jobGraph.vertices) {
+      const b = bounds.get(v.id);
+      out.set(v.id, { desired: b?.upperBound ?? v.parallelism, sufficient: b?.lowerBound ?? 1 });
+    }
+    return out;
+  }
+
+  /** The new attempt runs: the rescale in progress (the first deployment, a rescale, a restart) completed. */
+  private rescaleDeployed(now: number): void {
+    this.rescales?.transition('CreatingExecutionGraph', now);
+    this.rescales?.transition('Executing', now);
+    this.rescales?.end('SUCCEEDED', now, { graph: this.jobGraph });
   }
 
   private cancelRescaleWait(): void {
@@ -657,6 +695,7 @@ export class JobExecution implements CheckpointedJob {
     if (this.status === 'RUNNING') {
       this.checkpoints.suspend();
       for (const t of this.tasks) t.cancel(now);
+      this.rescales?.transition('Restarting', now);
       this.setStatus('RESTARTING', now);
       this.host.releaseSlots(this.jobId);
       this.slots = [];
@@ -682,6 +721,9 @@ export class JobExecution implements CheckpointedJob {
 
   private terminate(now: number): void {
     this.endTime = now;
+    const reason: RescaleTerminatedReason = this.status === 'FINISHED' ? 'JOB_FINISHED' : this.status === 'CANCELED' ? 'JOB_CANCELED' : 'JOB_FAILED';
+    this.rescales?.end(reason, now);
+    this.rescales?.transition('Finished', now);
     this.redeploy?.cancel();
     this.cancelRescaleWait();
     this.checkpoints.shutdown(this.status === 'FINISHED' || this.status === 'CANCELED' || this.status === 'FAILED' ? this.status : undefined);
