@@ -2,7 +2,7 @@ import { fetchApplicationState } from '../applications/cluster-applications.ts';
 import { applicationEndpoints } from '../flink-rest/application-endpoints.ts';
 import type { EngineError } from '../flink-rest/errors.ts';
 import { formatMinutes, isRefusal, messageOf, Progress, rethrowUnexpected, type DriverContext } from './driver-context.ts';
-import { followJob } from './follow-job.ts';
+import { followJob, lostTrack } from './follow-job.ts';
 import type { StoredJournalEntry } from './journal.ts';
 
 /**
@@ -132,7 +132,7 @@ async function watch(progress: Progress, ctx: DriverContext): Promise<void> {
       await progress.write({
         state: 'unknown',
         progress: null,
-        failure: `Outcome unknown: the cluster accepted the cancel, then ${followed.outcome === 'gone' ? 'stopped listing the application' : `stopped answering (${messageOf(followed.error)})`}.`,
+        failure: lostTrack(followed, 'the cancel was accepted', 'stopped listing the application'),
       });
       return;
   }
