@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { cancelApplicationImpact } from '../../../engine/contracts/application-cancel-impact';
 import type { ApplicationDetail } from '../../../engine/contracts/applications';
 import type { JournalEntry } from '../../../engine/contracts/operations';
-import { ErrorBanner } from '../../components/ErrorBanner';
 import { testIds } from '../../testIds';
+import { CancelActions } from '../operations/CancelActions';
 import { useStartOperation } from '../operations/useStartOperation';
 
 /** Cancel of an application, confirmed with its impact: which jobs end, and that their state since the last checkpoint is lost. */
@@ -16,15 +16,7 @@ export function CancelApplicationDialog({ app, onStarted, onClose }: { app: Appl
   return (
     <div className="confirm confirm--operation" role="alertdialog" aria-label="Cancel the application?" data-testid={testIds.operations.confirm}>
       <p>{cancelApplicationImpact(app)}</p>
-      <div className="confirm__actions">
-        <button type="button" className="button button--small button--danger" disabled={starting} onClick={() => void onConfirm()} data-testid={testIds.operations.confirmButton}>
-          {starting ? 'Sending…' : 'Cancel the application'}
-        </button>
-        <button type="button" className="button button--small" disabled={starting} onClick={onClose}>
-          Keep it running
-        </button>
-      </div>
-      {error ? <ErrorBanner error={error} context="Not cancelled" /> : null}
+      <CancelActions what="application" starting={starting} error={error} onConfirm={onConfirm} onClose={onClose} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { JournalEntry, OperationsContext } from '../../../engine/contracts/operations';
-import { ErrorBanner } from '../../components/ErrorBanner';
 import { testIds } from '../../testIds';
+import { CancelActions } from './CancelActions';
 import { useStartOperation } from './useStartOperation';
 
 /** Cancel, as the Flink Web UI does it, confirmed with its impact. */
@@ -18,15 +18,7 @@ export function CancelDialog({ context, onStarted, onClose }: { context: Operati
         since its last completed checkpoint is lost, and it ends CANCELED.
       </p>
       <p className="muted small">To keep the state and run it again later, use Stop with savepoint instead.</p>
-      <div className="confirm__actions">
-        <button type="button" className="button button--small button--danger" disabled={starting} onClick={() => void onConfirm()} data-testid={testIds.operations.confirmButton}>
-          {starting ? 'Sending…' : 'Cancel the job'}
-        </button>
-        <button type="button" className="button button--small" disabled={starting} onClick={onClose}>
-          Keep it running
-        </button>
-      </div>
-      {error ? <ErrorBanner error={error} context="Not cancelled" /> : null}
+      <CancelActions what="job" starting={starting} error={error} onConfirm={onConfirm} onClose={onClose} />
     </div>
   );
 }
