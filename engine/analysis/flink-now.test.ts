@@ -75,6 +75,19 @@ describe('firstLook: the reading order over Flink\'s current figures', () => {
     expect(firstLook(two(930))!.sentence).toMatch(/its subtasks are busy alike: likely under-provisioned\. source \(HIGH\) is back-pressured behind it\.$/);
   });
 
+  it('takes no figure of a vertex deployed too recently for its per-second gauges to have measured anything', () => {
+    // Flink's idle and back-pressured gauges read 0 until their first 5 s view update (busy = 1,000 ms/s), and the
+    // JobManager serves what it fetched up to 10 s before: a vertex deployed 12 s ago may still show that.
+    const fresh = (job: JobGraph, id: string, ageMs: number): JobGraph => ({ ...job, vertices: job.vertices.map((v) => (v.id === id ? { ...v, startTime: job.fetchedAt - ageMs } : v)) });
+    const startingSource = { ...calmJob(), vertices: calmJob().vertices.map((v) => (v.id === 'source' ? vertex('source', agg(1000, 1000, 1000), 0) : v)) };
+    expect(firstLook(fresh(startingSource, 'source', 12_000))).toBeNull();
+    expect(firstLook(fresh(startingSource, 'source', 16_000))).toMatchObject({ kind: 'under-provisioned', vertexId: 'source' });
+    expect(firstLook(fresh(hotJob(), 'throttle', 3_000))).toMatchObject({ kind: 'unclear-backpressure', vertexId: 'source' });
+    const d = withFlinkNow(calmDiagnosis(10), fresh(startingSource, 'source', 12_000));
+    expect(d.finding.severity).toBe('unknown');
+    expect(d.finding.sentence).toMatch(/^Flink now: no vertex with figures is back-pressured or busy \(source started 12 s ago: its figures do not measure anything yet\)\. /);
+  });
+
   it('is silent when Flink shows nothing to act on, and for a job that is not running', () => {
     expect(firstLook(calmJob())).toBeNull();
     expect(firstLook({ ...hotJob(), state: 'RESTARTING' })).toBeNull();

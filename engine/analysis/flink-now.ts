@@ -1,6 +1,6 @@
 import type { Finding, JobDiagnosis } from '../contracts/diagnosis.ts';
 import type { JobGraph, VertexView } from '../contracts/jobs.ts';
-import { BUSY_MS, SATURATED_MS, SKEW_REST_SHARE, shortName } from './root-cause.ts';
+import { BUSY_MS, SATURATED_MS, SKEW_REST_SHARE, formatSpan, shortName } from './root-cause.ts';
 import { msPerSecondInWords, namesInWords, timesInWords } from './in-words.ts';
 import { maxOverAvg } from './skew.ts';
 
@@ -10,14 +10,27 @@ import { maxOverAvg } from './skew.ts';
  * no health verdict stands while Flink reports a vertex HIGH. Pure: the caller brings the graph.
  */
 
+/**
+ * How long after its deployment a vertex's per-second figures may still measure nothing: Flink's idle and
+ * back-pressured gauges read 0 (so busy 1,000 ms/s) until their first 5 s view update, which covers only part of its
+ * 5 s, and the JobManager serves the figures it fetched up to `metrics.fetcher.update-interval` (10 s) before.
+ */
+export const SETTLING_MS = 15_000;
+
+/** Pure: the vertex's figures cannot be taken as a measurement yet (deployed under `SETTLING_MS` before they were read). */
+export function isSettling(vertex: VertexView, fetchedAt: number): boolean {
+  return vertex.startTime !== undefined && fetchedAt - vertex.startTime < SETTLING_MS;
+}
+
 /** Pure: the reading order over Flink's current figures; null when they show nothing to act on. */
 export function firstLook(graph: JobGraph): Finding | null {
   if (graph.state !== 'RUNNING') return null;
   const byId = new Map(graph.vertices.map((v) => [v.id, v]));
   const downstream = new Map<string, string[]>();
   for (const e of graph.edges) (downstream.get(e.source) ?? downstream.set(e.source, []).get(e.source)!).push(e.target);
-  const pressured = (v: VertexView) => v.backpressureLevel === 'high' || v.backpressureLevel === 'low';
-  const busyMax = (v: VertexView) => v.busyTimeMsPerSecond?.max ?? 0;
+  const measured = (v: VertexView) => !isSettling(v, graph.fetchedAt);
+  const pressured = (v: VertexView) => measured(v) && (v.backpressureLevel === 'high' || v.backpressureLevel === 'low');
+  const busyMax = (v: VertexView) => (measured(v) ? (v.busyTimeMsPerSecond?.max ?? 0) : 0);
 
   const victims = graph.vertices.filter(pressured);
   const causes = new Map<string, VertexView[]>();
@@ -117,12 +130,17 @@ export function withFlinkNow(diagnosis: JobDiagnosis, graph: JobGraph | null): J
   if (finding.kind === 'nothing-wrong') return windowOnly;
   // Flink shows nothing to act on: said for the vertices that have figures, and the ones without named.
   const without = graph.vertices.filter((v) => !v.busyTimeMsPerSecond || !v.backPressuredTimeMsPerSecond).map((v) => shortName(v.name));
+  const settling = graph.vertices.filter((v) => v.busyTimeMsPerSecond && v.backPressuredTimeMsPerSecond && isSettling(v, graph.fetchedAt));
+  const unmeasured = [
+    ...(without.length > 0 ? [`${namesInWords(without)} ${without.length === 1 ? 'has' : 'have'} none yet`] : []),
+    ...(settling.length > 0 ? [`${namesInWords(settling.map((v) => shortName(v.name)))} started ${formatSpan(graph.fetchedAt - Math.max(...settling.map((v) => v.startTime!)))} ago: ${settling.length === 1 ? 'its' : 'their'} figures do not measure anything yet`] : []),
+  ];
   const seen =
-    without.length === 0
+    unmeasured.length === 0
       ? 'Flink now: no vertex is back-pressured or busy.'
       : without.length === graph.vertices.length
         ? 'Flink has no current figures for this job yet.'
-        : `Flink now: no vertex with figures is back-pressured or busy (${namesInWords(without)} ${without.length === 1 ? 'has' : 'have'} none yet).`;
+        : `Flink now: no vertex with figures is back-pressured or busy (${unmeasured.join('; ')}).`;
   return { ...diagnosis, basis: { source: 'flink-now', fetchedAt: graph.fetchedAt, reason: 'no-evidence' }, finding: { ...finding, sentence: `${seen} ${finding.sentence}` } };
 }
 

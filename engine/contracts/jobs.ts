@@ -118,6 +118,11 @@ export interface VertexView {
   /** ExecutionState of the vertex as a whole (RUNNING, FINISHED, ...). */
   status: string;
   tasks: Record<string, number>;
+  /**
+   * Epoch ms its subtasks were deployed (Flink's vertex `start-time`: the earliest of their current attempts); absent
+   * when not yet deployed or not known. Per-second figures of a vertex deployed moments ago measure nothing yet.
+   */
+  startTime?: number;
   /** null when the cluster has no metric for it yet (just started, or finished). */
   recordsInPerSecond: number | null;
   recordsOutPerSecond: number | null;

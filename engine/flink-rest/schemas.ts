@@ -169,6 +169,7 @@ export const JobDetailsInfo = z.object({
         maxParallelism: parallelism.optional(),
         status: z.string(),
         tasks: taskCounts.optional(),
+        'start-time': timestamp.optional(),
         /** The vertex's slot sharing group (1.20+), and its name where the job named it (2.3+). */
         slotSharingGroupId: z.string().optional(),
         slotSharingGroupName: z.string().optional(),

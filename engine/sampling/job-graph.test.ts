@@ -26,6 +26,9 @@ describe('toJobGraph: only a RUNNING job has rates', () => {
     const graph = toJobGraph('c', details, metrics);
     expect(graph.endTime).toBeNull();
     expect(graph.vertices[0]).toMatchObject({ backpressureLevel: 'high', recordsOutPerSecond: expect.any(Number) });
+    // When each vertex was deployed, as Flink says: the first look takes no figure measured before it settled.
+    expect(graph.vertices.map((v) => v.startTime)).toEqual((details.vertices ?? []).map((v) => v['start-time']));
+    expect(graph.vertices.every((v) => v.startTime! > 1_700_000_000_000)).toBe(true);
   });
 
   it.each(['FAILED', 'CANCELED', 'RESTARTING', 'FAILING', 'FINISHED'])('%s: no figures, however recent the last sample', (state) => {

@@ -162,6 +162,7 @@ export function toJobGraph(clusterId: string, details: JobDetails, metrics: Vert
       maxParallelism: vertex.maxParallelism ?? details.maxParallelism ?? null,
       status: vertex.status,
       tasks: vertex.tasks ?? {},
+      ...(vertex['start-time'] !== undefined && vertex['start-time'] > 0 ? { startTime: vertex['start-time'] } : {}),
       recordsInPerSecond: aggregate('numRecordsInPerSecond')?.sum ?? null,
       recordsOutPerSecond: aggregate('numRecordsOutPerSecond')?.sum ?? null,
       busyTimeMsPerSecond: busy,
