@@ -21,6 +21,8 @@ export const testIds = {
     memoryNotice: 'cluster-memory-notice',
     duplicateWarning: 'cluster-duplicate-warning',
     restUrl: 'cluster-rest-url',
+    metricsStore: 'cluster-metrics-store',
+    metricsStoreCheck: 'cluster-metrics-store-check',
   },
   refresh: {
     control: 'refresh-control',

@@ -1,3 +1,4 @@
+import { windowInfo } from './window-info.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,7 +116,7 @@ describe('the diagnosis of the local engine', () => {
     const acme = locateKey({ key: 'acme', keyType: 'string', maxParallelism: 128, parallelism: 32 });
     const samples = between(hotTenant, 120, 180);
     const window = jobWindowStats(samples);
-    const heatmap = skewHeatmap(window, 'busyTimeMsPerSecond', 'mean', { requestedMs: 60_000, from: window.from, to: window.to, samples: window.samples, spanMs: window.to - window.from });
+    const heatmap = skewHeatmap(window, 'busyTimeMsPerSecond', 'mean', windowInfo(window, 60_000));
     const row = heatmap.rows.find((r) => r.name.startsWith('tenant-cost'))!;
     expect(row.values).toHaveLength(32);
     expect(row.values[acme.subtask]).toBe(heatmap.max);

@@ -1,3 +1,4 @@
+import { windowInfo } from './window-info.ts';
 import type { CheckpointOutliersAt, JobDiagnosis } from '../contracts/diagnosis.ts';
 import type { JobSample } from '../history/job-sample.ts';
 import { findRootCause, formatSpan } from './root-cause.ts';
@@ -65,13 +66,7 @@ export function diagnoseWindow(window: JobWindowStats, requestedMs: number, chec
     jobId: window.jobId,
     jobName: window.jobName,
     jobState: window.jobState,
-    window: {
-      requestedMs,
-      from: Number.isFinite(window.from) ? window.from : null,
-      to: Number.isFinite(window.to) ? window.to : null,
-      samples: window.samples,
-      spanMs,
-    },
+    window: windowInfo(window, requestedMs),
     finding,
     otherFindings,
     confidence: { level, reasons },

@@ -101,6 +101,8 @@ export interface JobWindowStats {
   taskManagers: TaskManagerRef[];
   /** The job's start time changed inside the window (JobManager failover). */
   jobRecovered: boolean;
+  /** Where the window's samples came from: the console's own of the JobManager, or the cluster's metrics store. */
+  samplesFrom: { jobManager: number; prometheus: number };
 }
 
 function nanArray(n: number): Float64Array {
@@ -377,7 +379,7 @@ export function jobWindowStats(samples: readonly JobSample[], options: WindowSta
 
 /** The job-level part of a window from the samples' heads and the vertices' figures (for callers streaming vertex by vertex). */
 export function assembleJobWindow(
-  heads: ReadonlyArray<{ t: number; jobStartTime: number }>,
+  heads: ReadonlyArray<{ t: number; jobStartTime: number; source?: 'prometheus' }>,
   last: Pick<JobSample, 'clusterId' | 'jobId' | 'jobName' | 'jobState' | 'edges' | 'taskManagers'> | undefined,
   vertices: VertexWindowStats[],
 ): JobWindowStats {
@@ -394,5 +396,6 @@ export function assembleJobWindow(
     edges: last?.edges ?? [],
     taskManagers: last?.taskManagers ?? [],
     jobRecovered: starts.size > 1,
+    samplesFrom: { jobManager: heads.filter((h) => h.source !== 'prometheus').length, prometheus: heads.filter((h) => h.source === 'prometheus').length },
   };
 }

@@ -14,7 +14,7 @@ import { diagnoseWindow } from '../analysis/diagnose-job.ts';
 import { skewHeatmap } from '../analysis/skew-heatmap.ts';
 import { assembleJobWindow, vertexWindowStats, type VertexWindowStats } from '../analysis/window-stats.ts';
 import { openClusterStore } from '../cli/data-dir.ts';
-import { windowInfo } from '../diagnosis/history-windows.ts';
+import { windowInfo } from '../analysis/window-info.ts';
 import { HistoryStore } from '../history/history-store.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { startSyntheticJobServer } from './synthetic-job-server.ts';

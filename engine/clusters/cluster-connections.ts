@@ -69,7 +69,7 @@ function clientAuth(cluster: Pick<StoredCluster, 'name' | 'auth'>, secret: strin
     : { kind: 'bearer', token: secret };
 }
 
-function readCaFile(path: string): string {
+export function readCaFile(path: string): string {
   let pem: string;
   try {
     pem = readFileSync(path, 'utf8');

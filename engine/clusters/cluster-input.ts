@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ClusterInput } from '../contracts/clusters.ts';
 import { parseClusterUrl } from '../flink-rest/client.ts';
 import { EngineError } from '../flink-rest/errors.ts';
+import { MetricsStoreInputSchema, parseMetricsStoreUrl } from './metrics-store-settings.ts';
 
 /** Validates what arrives from the form (through IPC or HTTP): untrusted until it passes here. */
 const ClusterInputSchema = z.object({
@@ -15,6 +16,7 @@ const ClusterInputSchema = z.object({
   ]),
   caFile: z.string().trim().optional().transform((v) => (v ? v : undefined)),
   timeoutMs: z.number().int().min(500, 'the timeout must be at least 500 ms').max(300_000, 'the timeout must be at most 300000 ms').optional(),
+  metricsStore: MetricsStoreInputSchema.optional(),
 });
 
 export type ValidClusterInput = z.infer<typeof ClusterInputSchema> & { url: string; timeoutMs: number };
@@ -28,5 +30,11 @@ export function validateClusterInput(input: ClusterInput): ValidClusterInput {
     const field = issue.path.join('.') || 'input';
     throw new EngineError('invalid-input', `Cluster ${field}: ${issue.message}.`);
   }
-  return { ...parsed.data, url: parseClusterUrl(parsed.data.url), timeoutMs: parsed.data.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+  const { metricsStore } = parsed.data;
+  return {
+    ...parsed.data,
+    url: parseClusterUrl(parsed.data.url),
+    timeoutMs: parsed.data.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(metricsStore ? { metricsStore: { ...metricsStore, url: parseMetricsStoreUrl(metricsStore.url) } } : {}),
+  };
 }

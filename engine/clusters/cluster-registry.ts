@@ -2,6 +2,8 @@ import type { ClusterConfig } from '../contracts/clusters.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { ClusterConnections, type ClusterConnection } from './cluster-connections.ts';
 import { toClusterConfig, type ClusterStore, type StoredCluster } from './cluster-store.ts';
+import type { FlinkRestClient } from '../flink-rest/client.ts';
+import { createMetricsStoreClient, metricsStoreSecretKey } from './metrics-store-settings.ts';
 import type { SecretStore } from './secret-store.ts';
 
 /** A cluster the app provides itself; its secret (the local engine's per-launch token) lives in memory only. */
@@ -15,6 +17,7 @@ export interface BuiltInCluster extends StoredCluster {
  */
 export class ClusterRegistry {
   private readonly connections: ClusterConnections;
+  private readonly metricsStores = new Map<string, FlinkRestClient>();
 
   constructor(
     readonly store: ClusterStore,
@@ -39,7 +42,7 @@ export class ClusterRegistry {
   views(): ClusterConfig[] {
     return [
       ...this.builtIns.map(({ secret, ...c }) => toClusterConfig(c, secret !== undefined, true)),
-      ...this.store.list().map((c) => toClusterConfig(c, this.secrets.get(c.id) !== undefined)),
+      ...this.store.list().map((c) => toClusterConfig(c, this.secrets.get(c.id) !== undefined, false, this.secrets.get(metricsStoreSecretKey(c.id)) !== undefined)),
     ];
   }
 
@@ -56,9 +59,22 @@ export class ClusterRegistry {
     return this.connections.get(cluster);
   }
 
-  /** After an edit or removal: the next call builds a fresh client. */
+  /** The client of the cluster's metrics store; null when it names none. One per cluster, as for its JobManager. */
+  metricsStore(clusterId: string): FlinkRestClient | null {
+    const cluster = this.find(clusterId);
+    if (!cluster.metricsStore) return null;
+    let client = this.metricsStores.get(clusterId);
+    if (!client) {
+      client = createMetricsStoreClient(cluster.metricsStore, this.secrets.get(metricsStoreSecretKey(clusterId)), cluster.timeoutMs);
+      this.metricsStores.set(clusterId, client);
+    }
+    return client;
+  }
+
+  /** After an edit or removal: the next call builds fresh clients. */
   forgetConnection(clusterId: string): void {
     this.connections.forget(clusterId);
+    this.metricsStores.delete(clusterId);
   }
 }
 

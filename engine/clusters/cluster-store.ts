@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ClusterConfig } from '../contracts/clusters.ts';
 import { EngineError } from '../flink-rest/errors.ts';
+import { StoredMetricsStore, toMetricsStoreConfig } from './metrics-store-settings.ts';
 
 /** The API both `conf` (web mode, CLI) and `electron-store` (Electron) offer: the same file, `config.json`. */
 export interface KeyValueBackend {
@@ -23,6 +24,7 @@ const StoredCluster = z.object({
   auth: z.object({ kind: z.enum(['none', 'basic', 'bearer']), username: z.string().optional() }),
   caFile: z.string().optional(),
   timeoutMs: z.number().int().positive(),
+  metricsStore: StoredMetricsStore.optional(),
 });
 export type StoredCluster = z.infer<typeof StoredCluster>;
 
@@ -62,6 +64,12 @@ export class ClusterStore {
   }
 }
 
-export function toClusterConfig(stored: StoredCluster, hasSecret: boolean, builtIn = false): ClusterConfig {
-  return { ...stored, auth: { ...stored.auth, hasSecret }, ...(builtIn ? { builtIn } : {}) };
+export function toClusterConfig(stored: StoredCluster, hasSecret: boolean, builtIn = false, metricsStoreHasSecret = false): ClusterConfig {
+  const { metricsStore, ...rest } = stored;
+  return {
+    ...rest,
+    auth: { ...stored.auth, hasSecret },
+    ...(metricsStore ? { metricsStore: toMetricsStoreConfig(metricsStore, metricsStoreHasSecret) } : {}),
+    ...(builtIn ? { builtIn } : {}),
+  };
 }

@@ -1,4 +1,5 @@
-import type { ClusterInput, ClustersApi } from '../contracts/clusters.ts';
+import type { ClusterCheck, ClusterInput, ClustersApi, MetricsStoreCheck } from '../contracts/clusters.ts';
+import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { killTaskManagerAndReport } from '../operations/kill-taskmanager.ts';
 import { fetchClusterOverview } from '../sampling/cluster-views.ts';
@@ -7,16 +8,21 @@ import { connect, createClient } from './cluster-connections.ts';
 import { validateClusterInput, type ValidClusterInput } from './cluster-input.ts';
 import type { ClusterRegistry } from './cluster-registry.ts';
 import { toClusterConfig } from './cluster-store.ts';
+import { createMetricsStoreClient, metricsStoreSecretKey, metricsStoreSecretOf, toStoredMetricsStore } from './metrics-store-settings.ts';
 import type { SecretStore } from './secret-store.ts';
 
 /** What else keeps something of a cluster, told when the cluster is removed (its watches, its Kafka settings). */
 export type ClusterForgetter = (clusterId: string) => void | Promise<void>;
+
+/** Checks a metrics store for the cluster its JobManager client reaches (see engine/prometheus/prometheus-check.ts). */
+export type MetricsStoreChecker = (store: FlinkRestClient, cluster: FlinkRestClient) => Promise<MetricsStoreCheck>;
 
 export class ClustersService implements ClustersApi {
   constructor(
     private readonly registry: ClusterRegistry,
     private readonly secrets: SecretStore,
     private readonly forgetters: readonly ClusterForgetter[],
+    private readonly checkMetricsStore: MetricsStoreChecker,
   ) {}
 
   async list() {
@@ -28,7 +34,10 @@ export class ClustersService implements ClustersApi {
   }
 
   async save(input: ClusterInput) {
-    const { valid, secret, check } = await this.checkInput(input);
+    const { valid, secret, storeSecret, check } = await this.checkInput(input);
+    if (check.metricsStore && !check.metricsStore.reachable) {
+      throw new EngineError('invalid-input', `Not saved: ${check.metricsStore.findings.join(' ')}`);
+    }
     const stored = this.registry.store.save({
       id: valid.id,
       name: valid.name,
@@ -36,9 +45,10 @@ export class ClustersService implements ClustersApi {
       auth: valid.auth.kind === 'basic' ? { kind: 'basic', username: valid.auth.username } : { kind: valid.auth.kind },
       caFile: valid.caFile,
       timeoutMs: valid.timeoutMs,
+      ...(valid.metricsStore ? { metricsStore: toStoredMetricsStore(valid.metricsStore) } : {}),
     });
-    if (secret === undefined) this.secrets.delete(stored.id);
-    else this.secrets.set(stored.id, secret);
+    keep(this.secrets, stored.id, secret);
+    keep(this.secrets, metricsStoreSecretKey(stored.id), storeSecret);
     this.registry.forgetConnection(stored.id);
     return { cluster: toClusterConfig(stored, secret !== undefined), check };
   }
@@ -47,6 +57,7 @@ export class ClustersService implements ClustersApi {
     if (this.registry.isBuiltIn(clusterId)) throw new EngineError('invalid-input', 'The built-in cluster cannot be removed.');
     this.registry.store.remove(clusterId);
     this.secrets.delete(clusterId);
+    this.secrets.delete(metricsStoreSecretKey(clusterId));
     this.registry.forgetConnection(clusterId);
     for (const forget of this.forgetters) await forget(clusterId);
   }
@@ -70,15 +81,24 @@ export class ClustersService implements ClustersApi {
     return killTaskManagerAndReport(this.registry.connection(clusterId).client, taskManagerId, (at) => new Date(at).toLocaleTimeString('en-GB'));
   }
 
-  /** Valid, not a built-in one, and answering as a Flink JobManager: what a check or a save needs first. */
+  /**
+   * Valid, not a built-in one, answering as a Flink JobManager, and its metrics store (if it names one) reachable:
+   * what a check or a save needs first. A store that answers but holds none of the cluster's series yet is saved,
+   * with the finding said.
+   */
   private async checkInput(input: ClusterInput) {
     const valid = validateClusterInput(input);
     if (valid.id && this.registry.isBuiltIn(valid.id)) {
       throw new EngineError('invalid-input', `"${valid.name}" is built into the app and cannot be changed.`);
     }
     const secret = this.secretFor(valid);
-    const check = await connect(createClient(valid, secret)).check();
-    return { valid, secret, check };
+    const cluster = createClient(valid, secret);
+    const check: ClusterCheck = await connect(cluster).check();
+    if (!valid.metricsStore) return { valid, secret, storeSecret: undefined, check };
+    const kept = valid.id && valid.metricsStore.auth.kind !== 'none' ? this.secrets.get(metricsStoreSecretKey(valid.id)) : undefined;
+    const storeSecret = metricsStoreSecretOf(valid.metricsStore, kept);
+    const store = createMetricsStoreClient(toStoredMetricsStore(valid.metricsStore), storeSecret, valid.timeoutMs);
+    return { valid, secret, storeSecret, check: { ...check, metricsStore: await this.checkMetricsStore(store, cluster) } };
   }
 
   /** The secret the form sent, or on edit the one already stored. */
@@ -88,4 +108,9 @@ export class ClustersService implements ClustersApi {
     if (input.auth.kind === 'none' || !input.id) return undefined;
     return this.secrets.get(input.id);
   }
+}
+
+function keep(secrets: SecretStore, key: string, secret: string | undefined): void {
+  if (secret === undefined) secrets.delete(key);
+  else secrets.set(key, secret);
 }

@@ -6,17 +6,20 @@ import type { ClusterInput, ClustersApi } from './clusters.ts';
 
 const clusterId = arg('clusterId', z.string());
 
+const auth = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('basic'), username: z.string(), password: z.string().optional() }),
+  z.object({ kind: z.literal('bearer'), token: z.string().optional() }),
+]);
+
 const clusterInput: z.ZodType<ClusterInput> = z.object({
   id: z.string().optional(),
   name: z.string(),
   url: z.string(),
-  auth: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('none') }),
-    z.object({ kind: z.literal('basic'), username: z.string(), password: z.string().optional() }),
-    z.object({ kind: z.literal('bearer'), token: z.string().optional() }),
-  ]),
+  auth,
   caFile: z.string().optional(),
   timeoutMs: z.number().optional(),
+  metricsStore: z.object({ url: z.string(), auth, caFile: z.string().optional() }).optional(),
 });
 
 export const CLUSTERS_CALLS: ServiceCalls<ClustersApi> = {

@@ -19,21 +19,58 @@ export interface ClustersApi {
 
 export type AuthKind = 'none' | 'basic' | 'bearer';
 
-/** What the user types into the cluster form. Secrets travel only on save, never back out. */
+/** How the console authenticates, as typed into a form. Secrets travel only on save, never back out. */
+export type AuthInput =
+  | { kind: 'none' }
+  | { kind: 'basic'; username: string; /** omitted on edit = keep the stored one */ password?: string }
+  | { kind: 'bearer'; /** omitted on edit = keep the stored one */ token?: string };
+
+/** What the user types into the cluster form. */
 export interface ClusterInput {
   /** Present when editing an existing cluster. */
   id?: string;
   name: string;
   /** REST URL of the JobManager, e.g. `http://127.0.0.1:8081`. */
   url: string;
-  auth:
-    | { kind: 'none' }
-    | { kind: 'basic'; username: string; /** omitted on edit = keep the stored one */ password?: string }
-    | { kind: 'bearer'; /** omitted on edit = keep the stored one */ token?: string };
+  auth: AuthInput;
   /** Path of a PEM file with extra CA certificates for https URLs. */
   caFile?: string;
   /** Per-request timeout. @default 10000 */
   timeoutMs?: number;
+  /** Where the cluster's metrics are kept over time; absent = none (the console samples the JobManager itself). */
+  metricsStore?: MetricsStoreInput;
+}
+
+/**
+ * A Prometheus-compatible query API holding the cluster's metrics as Flink's PrometheusReporter exports them
+ * (Prometheus, Thanos, Mimir and VictoriaMetrics answer the same `/api/v1/query_range`).
+ */
+export interface MetricsStoreInput {
+  /** Base URL of the query API, e.g. `http://prometheus:9090` (the path before `/api/v1`). */
+  url: string;
+  auth: AuthInput;
+  /** Path of a PEM file with extra CA certificates for an https URL. */
+  caFile?: string;
+}
+
+/** A saved metrics store, as the UI sees it: never carries a secret. */
+export interface MetricsStoreConfig {
+  url: string;
+  auth: { kind: AuthKind; username?: string; hasSecret: boolean };
+  caFile?: string;
+}
+
+/** What checking a metrics store for a cluster found: each finding one sentence. */
+export interface MetricsStoreCheck {
+  /** It answered as a Prometheus query API. A cluster is not saved with a store that does not. */
+  reachable: boolean;
+  /** Reachable and holding this cluster's task series: the history reads it. */
+  usable: boolean;
+  /** The store's own version where it says (Prometheus' buildinfo). */
+  version: string | null;
+  /** How often the cluster's series are scraped, where the store says or its samples show. */
+  scrapeIntervalMs: number | null;
+  findings: string[];
 }
 
 /** A saved cluster, as the UI sees it: never carries a secret. */
@@ -44,6 +81,7 @@ export interface ClusterConfig {
   auth: { kind: AuthKind; username?: string; hasSecret: boolean };
   caFile?: string;
   timeoutMs: number;
+  metricsStore?: MetricsStoreConfig;
   /** True for the bundled local engine: not editable, not removable. */
   builtIn?: boolean;
 }
@@ -55,6 +93,8 @@ export interface ClusterCheck {
   metricsFetchIntervalMs: number;
   /** Major.minor the console knows how to read; false means "best effort" (older or newer than tested). */
   versionSupported: boolean;
+  /** The cluster's metrics store, when the input names one. */
+  metricsStore?: MetricsStoreCheck;
 }
 
 export interface ClusterOverview {

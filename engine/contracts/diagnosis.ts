@@ -65,6 +65,11 @@ export interface DiagnosisWindow {
   samples: number;
   /** to − from: the time the figures really span. */
   spanMs: number;
+  /**
+   * Where the samples came from: the console's own samples of the JobManager, the cluster's metrics store
+   * (Prometheus), or both (the store fell silent for a while and the console sampled meanwhile); null without samples.
+   */
+  source: 'jobmanager' | 'prometheus' | 'both' | null;
 }
 
 export interface SubtaskRef {

@@ -1,4 +1,4 @@
-import { SKEW_METRICS, type DiagnosisWindow, type JobDiagnosis, type SkewHeatmap, type SkewMetric } from '../contracts/diagnosis.ts';
+import { SKEW_METRICS, type JobDiagnosis, type SkewHeatmap, type SkewMetric } from '../contracts/diagnosis.ts';
 import { diagnoseWindow } from '../analysis/diagnose-job.ts';
 import { skewHeatmap } from '../analysis/skew-heatmap.ts';
 import { assembleJobWindow, type JobWindowStats } from '../analysis/window-stats.ts';
@@ -7,6 +7,7 @@ import { EngineError } from '../flink-rest/errors.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { newestCheckpointOutliers } from '../history/views/checkpoint-views.ts';
 import { readJobWindow } from './read-window.ts';
+import { windowInfo } from '../analysis/window-info.ts';
 
 /** Windows an operator can ask for: 10 s to the 24 h the history keeps by default. */
 export const MIN_WINDOW_MS = 10_000;
@@ -75,17 +76,6 @@ export class HistoryWindows {
 function memo<T>(cached: CachedWindow, key: string, compute: () => T): T {
   if (!cached.results.has(key)) cached.results.set(key, compute());
   return cached.results.get(key) as T;
-}
-
-export function windowInfo(window: JobWindowStats, requestedMs: number): DiagnosisWindow {
-  const known = window.samples > 0;
-  return {
-    requestedMs,
-    from: known ? window.from : null,
-    to: known ? window.to : null,
-    samples: window.samples,
-    spanMs: window.samples > 1 ? window.to - window.from : 0,
-  };
 }
 
 function checkWindow(windowMs: unknown): number {

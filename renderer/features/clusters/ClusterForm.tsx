@@ -9,12 +9,15 @@ import { showToast } from '../../components/toasts';
 import { testIds } from '../../testIds';
 import { useClusters } from './ClustersProvider';
 import {
+  CLUSTER_AUTH,
+  STORE_AUTH,
   canKeepSecret,
   clusterToForm,
   clusterWithSameUrl,
   emptyClusterForm,
   toClusterInput,
   validateClusterForm,
+  type AuthFieldNames,
   type ClusterFormField,
   type ClusterFormValues,
   type FieldErrors,
@@ -75,7 +78,7 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
         }
         setOutcome({ kind: 'saved', cluster: result.cluster, check: result.check });
         setSaved(result.cluster);
-        setValues((v) => ({ ...v, password: '', token: '' }));
+        setValues((v) => ({ ...v, password: '', token: '', storePassword: '', storeToken: '' }));
         void reload();
       } else {
         setOutcome({ kind: 'checked', check: await clustersApi.check(input) });
@@ -130,73 +133,7 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
 
         <fieldset className="form-fieldset">
           <legend>Authentication</legend>
-          <div className="radio-row" role="radiogroup" aria-label="Authentication">
-            {(
-              [
-                ['none', 'None'],
-                ['basic', 'Basic (username + password)'],
-                ['bearer', 'Bearer token'],
-              ] as const
-            ).map(([kind, label]) => (
-              <label key={kind} className="radio">
-                <input
-                  type="radio"
-                  name={`${id}-auth`}
-                  value={kind}
-                  checked={values.authKind === kind}
-                  onChange={() => set('authKind')(kind)}
-                />
-                {label}
-              </label>
-            ))}
-          </div>
-          {values.authKind === 'basic' ? (
-            <div className="form-row">
-              <Field id={`${id}-user`} label="Username" error={fieldErrors.username}>
-                <input
-                  id={`${id}-user`}
-                  value={values.username}
-                  onChange={(e) => set('username')(e.target.value)}
-                  autoComplete="username"
-                  aria-invalid={fieldErrors.username ? true : undefined}
-                />
-              </Field>
-              <Field
-                id={`${id}-password`}
-                label="Password"
-                error={fieldErrors.password}
-                hint={keepSecret ? 'Leave empty to keep the stored password.' : undefined}
-              >
-                <input
-                  id={`${id}-password`}
-                  type="password"
-                  value={values.password}
-                  onChange={(e) => set('password')(e.target.value)}
-                  autoComplete="current-password"
-                  placeholder={keepSecret ? '(unchanged)' : ''}
-                  aria-invalid={fieldErrors.password ? true : undefined}
-                />
-              </Field>
-            </div>
-          ) : null}
-          {values.authKind === 'bearer' ? (
-            <Field
-              id={`${id}-token`}
-              label="Token"
-              error={fieldErrors.token}
-              hint={keepSecret ? 'Leave empty to keep the stored token.' : undefined}
-            >
-              <input
-                id={`${id}-token`}
-                type="password"
-                value={values.token}
-                onChange={(e) => set('token')(e.target.value)}
-                autoComplete="off"
-                placeholder={keepSecret ? '(unchanged)' : ''}
-                aria-invalid={fieldErrors.token ? true : undefined}
-              />
-            </Field>
-          ) : null}
+          <AuthFields id={id} names={CLUSTER_AUTH} values={values} errors={fieldErrors} set={set} keepSecret={keepSecret} />
           {memoryOnly ? (
             <p className="notice notice--warning" data-testid={testIds.clusters.memoryNotice} role="note">
               Web mode: passwords and tokens are kept in memory only. They are not written to disk, and the console asks
@@ -232,6 +169,41 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
             />
           </Field>
         </div>
+
+        <fieldset className="form-fieldset" data-testid={testIds.clusters.metricsStore}>
+          <legend>Metrics store (optional)</legend>
+          <p className="muted small">
+            A Prometheus-compatible query API (Prometheus, Thanos, Mimir, VictoriaMetrics) scraping this cluster's
+            PrometheusReporter: the history, the diagnosis and the reports read it — also for windows from before the
+            console was started — and the console stops sampling those figures from the JobManager.
+          </p>
+          <div className="form-row">
+            <Field id={`${id}-store-url`} label="Query API URL" hint="The base URL before /api/v1; empty = none.">
+              <input
+                id={`${id}-store-url`}
+                value={values.storeUrl}
+                onChange={(e) => set('storeUrl')(e.target.value)}
+                placeholder="http://prometheus:9090"
+                autoComplete="off"
+                spellCheck={false}
+                inputMode="url"
+              />
+            </Field>
+            <Field id={`${id}-store-ca`} label="CA file (optional)" hint="PEM with extra CA certificates, for an https URL.">
+              <input
+                id={`${id}-store-ca`}
+                value={values.storeCaFile}
+                onChange={(e) => set('storeCaFile')(e.target.value)}
+                placeholder="/etc/ssl/prometheus-ca.pem"
+                spellCheck={false}
+                autoComplete="off"
+              />
+            </Field>
+          </div>
+          {values.storeUrl.trim() !== '' ? (
+            <AuthFields id={`${id}-store`} names={STORE_AUTH} values={values} errors={fieldErrors} set={set} keepSecret={canKeepSecret(values, current, STORE_AUTH)} label="Metrics store authentication" />
+          ) : null}
+        </fieldset>
 
         {outcome?.kind === 'failed' ? (
           <ErrorBanner
@@ -279,6 +251,82 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
   );
 }
 
+/** One authentication block (the cluster's or its metrics store's): the kind, then the fields it needs. */
+function AuthFields({
+  id,
+  names,
+  values,
+  errors,
+  set,
+  keepSecret,
+  label = 'Authentication',
+}: {
+  id: string;
+  names: AuthFieldNames;
+  values: ClusterFormValues;
+  errors: FieldErrors;
+  set: (field: ClusterFormField) => (value: string) => void;
+  keepSecret: boolean;
+  label?: string;
+}): ReactNode {
+  const kind = values[names.kind];
+  return (
+    <>
+      <div className="radio-row" role="radiogroup" aria-label={label}>
+        {(
+          [
+            ['none', 'None'],
+            ['basic', 'Basic (username + password)'],
+            ['bearer', 'Bearer token'],
+          ] as const
+        ).map(([value, text]) => (
+          <label key={value} className="radio">
+            <input type="radio" name={`${id}-auth`} value={value} checked={kind === value} onChange={() => set(names.kind)(value)} />
+            {text}
+          </label>
+        ))}
+      </div>
+      {kind === 'basic' ? (
+        <div className="form-row">
+          <Field id={`${id}-user`} label="Username" error={errors[names.username]}>
+            <input
+              id={`${id}-user`}
+              value={values[names.username]}
+              onChange={(e) => set(names.username)(e.target.value)}
+              autoComplete="username"
+              aria-invalid={errors[names.username] ? true : undefined}
+            />
+          </Field>
+          <Field id={`${id}-password`} label="Password" error={errors[names.password]} hint={keepSecret ? 'Leave empty to keep the stored password.' : undefined}>
+            <input
+              id={`${id}-password`}
+              type="password"
+              value={values[names.password]}
+              onChange={(e) => set(names.password)(e.target.value)}
+              autoComplete="current-password"
+              placeholder={keepSecret ? '(unchanged)' : ''}
+              aria-invalid={errors[names.password] ? true : undefined}
+            />
+          </Field>
+        </div>
+      ) : null}
+      {kind === 'bearer' ? (
+        <Field id={`${id}-token`} label="Token" error={errors[names.token]} hint={keepSecret ? 'Leave empty to keep the stored token.' : undefined}>
+          <input
+            id={`${id}-token`}
+            type="password"
+            value={values[names.token]}
+            onChange={(e) => set(names.token)(e.target.value)}
+            autoComplete="off"
+            placeholder={keepSecret ? '(unchanged)' : ''}
+            aria-invalid={errors[names.token] ? true : undefined}
+          />
+        </Field>
+      ) : null}
+    </>
+  );
+}
+
 function Field({
   id,
   label,
@@ -319,6 +367,16 @@ function CheckSummary({ check, heading, children }: { check: ClusterCheck; headi
         {check.flinkRevision ? <span className="muted"> (revision {check.flinkRevision})</span> : null}.
       </p>
       {!check.versionSupported ? <p className="notice__detail">{OUTSIDE_TESTED_RANGE}</p> : null}
+      {check.metricsStore ? (
+        <div className="notice__detail" data-testid={testIds.clusters.metricsStoreCheck} data-usable={check.metricsStore.usable}>
+          <strong>Metrics store{check.metricsStore.usable ? '' : ' (not used yet)'}:</strong>
+          <ul>
+            {check.metricsStore.findings.map((finding) => (
+              <li key={finding}>{finding}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {children ? <div className="form-actions">{children}</div> : null}
     </div>
   );
@@ -329,5 +387,6 @@ const OUTSIDE_TESTED_RANGE = 'This Flink version is outside the range the consol
 /** The check in a sentence, for the toast after adding a cluster. */
 function checkSentence(check: ClusterCheck): string {
   const revision = check.flinkRevision ? ` (revision ${check.flinkRevision})` : '';
-  return `Detected Flink ${check.flinkVersion}${revision}.${check.versionSupported ? '' : ` ${OUTSIDE_TESTED_RANGE}`}`;
+  const store = check.metricsStore ? ` Metrics store: ${check.metricsStore.findings.join(' ')}` : '';
+  return `Detected Flink ${check.flinkVersion}${revision}.${check.versionSupported ? '' : ` ${OUTSIDE_TESTED_RANGE}`}${store}`;
 }

@@ -94,3 +94,28 @@ describe('clusterWithSameUrl', () => {
     expect(clusterWithSameUrl('not a url', clusters, null)).toBeNull();
   });
 });
+
+describe('the metrics store', () => {
+  const base = { ...emptyClusterForm(), name: 'x', url: 'http://h:1' };
+  const withStore: ClusterConfig = { ...saved, metricsStore: { url: 'https://prom:9090', auth: { kind: 'bearer', hasSecret: true }, caFile: '/ca.pem' } };
+
+  it('is left out without a URL, whatever its other fields hold', () => {
+    const input = toClusterInput({ ...base, storeAuthKind: 'basic', storeUsername: 'u', storeCaFile: '/ca.pem' }, null);
+    expect(input.metricsStore).toBeUndefined();
+    expect(validateClusterForm({ ...base, storeAuthKind: 'basic' }, null)).toEqual({});
+  });
+
+  it('needs its own secret, and lets an edit keep the stored one', () => {
+    const bearer = { ...base, storeUrl: ' https://prom:9090 ', storeAuthKind: 'bearer' as const };
+    expect(validateClusterForm(bearer, null)).toEqual({ storeToken: 'Bearer authentication needs a token.' });
+    expect(validateClusterForm(clusterToForm(withStore), withStore)).toEqual({});
+    expect(toClusterInput(clusterToForm(withStore), withStore).metricsStore).toEqual({ url: 'https://prom:9090', auth: { kind: 'bearer' }, caFile: '/ca.pem' });
+    expect(toClusterInput({ ...bearer, storeToken: ' t ' }, null).metricsStore).toEqual({ url: 'https://prom:9090', auth: { kind: 'bearer', token: 't' } });
+  });
+
+  it('keeps the cluster\'s secret and the store\'s apart', () => {
+    // The cluster keeps its password; the store (no secret kept) needs one of its own.
+    const form = { ...clusterToForm(saved), storeUrl: 'http://prom:9090', storeAuthKind: 'basic' as const, storeUsername: 'reader' };
+    expect(validateClusterForm(form, saved)).toEqual({ storePassword: 'Basic authentication needs a password.' });
+  });
+});

@@ -1,4 +1,4 @@
-import type { AuthKind, ClusterConfig, ClusterInput } from '../../../engine/contracts/clusters';
+import type { AuthInput, AuthKind, ClusterConfig, ClusterInput } from '../../../engine/contracts/clusters';
 
 /** What the form fields hold: strings as typed, so nothing the user typed is lost on an error. */
 export interface ClusterFormValues {
@@ -10,7 +10,24 @@ export interface ClusterFormValues {
   token: string;
   caFile: string;
   timeoutMs: string;
+  /** The metrics store (Prometheus' query API): no URL = none. */
+  storeUrl: string;
+  storeAuthKind: AuthKind;
+  storeUsername: string;
+  storePassword: string;
+  storeToken: string;
+  storeCaFile: string;
 }
+
+/** The fields of one authentication block: the cluster's, or its metrics store's. */
+export interface AuthFieldNames {
+  kind: 'authKind' | 'storeAuthKind';
+  username: 'username' | 'storeUsername';
+  password: 'password' | 'storePassword';
+  token: 'token' | 'storeToken';
+}
+export const CLUSTER_AUTH: AuthFieldNames = { kind: 'authKind', username: 'username', password: 'password', token: 'token' };
+export const STORE_AUTH: AuthFieldNames = { kind: 'storeAuthKind', username: 'storeUsername', password: 'storePassword', token: 'storeToken' };
 
 export type ClusterFormField = keyof ClusterFormValues;
 export type FieldErrors = Partial<Record<ClusterFormField, string>>;
@@ -29,6 +46,12 @@ export function emptyClusterForm(): ClusterFormValues {
     token: '',
     caFile: '',
     timeoutMs: String(DEFAULT_TIMEOUT_MS),
+    storeUrl: '',
+    storeAuthKind: 'none',
+    storeUsername: '',
+    storePassword: '',
+    storeToken: '',
+    storeCaFile: '',
   };
 }
 
@@ -43,12 +66,19 @@ export function clusterToForm(cluster: ClusterConfig): ClusterFormValues {
     token: '',
     caFile: cluster.caFile ?? '',
     timeoutMs: String(cluster.timeoutMs),
+    storeUrl: cluster.metricsStore?.url ?? '',
+    storeAuthKind: cluster.metricsStore?.auth.kind ?? 'none',
+    storeUsername: cluster.metricsStore?.auth.username ?? '',
+    storePassword: '',
+    storeToken: '',
+    storeCaFile: cluster.metricsStore?.caFile ?? '',
   };
 }
 
-/** Whether an empty secret field means "keep the stored secret" for this edit. */
-export function canKeepSecret(values: ClusterFormValues, editing: ClusterConfig | null): boolean {
-  return editing != null && editing.auth.kind === values.authKind && editing.auth.hasSecret;
+/** Whether an empty secret field of this block means "keep the stored secret" for this edit. */
+export function canKeepSecret(values: ClusterFormValues, editing: ClusterConfig | null, names: AuthFieldNames = CLUSTER_AUTH): boolean {
+  const stored = names === STORE_AUTH ? editing?.metricsStore?.auth : editing?.auth;
+  return stored != null && stored.kind === values[names.kind] && stored.hasSecret;
 }
 
 /**
@@ -63,38 +93,54 @@ export function validateClusterForm(values: ClusterFormValues, editing: ClusterC
   if (values.timeoutMs.trim() !== '' && (!Number.isInteger(timeout) || timeout < MIN_TIMEOUT_MS || timeout > MAX_TIMEOUT_MS)) {
     errors.timeoutMs = `Enter whole milliseconds between ${MIN_TIMEOUT_MS} and ${MAX_TIMEOUT_MS}.`;
   }
-  const keep = canKeepSecret(values, editing);
-  if (values.authKind === 'basic') {
-    if (values.username.trim() === '') errors.username = 'Basic authentication needs a username.';
-    if (values.password === '' && !keep) errors.password = 'Basic authentication needs a password.';
+  Object.assign(errors, validateAuth(values, editing, CLUSTER_AUTH));
+  // A store's authentication matters only once it has a URL.
+  if (values.storeUrl.trim() !== '') Object.assign(errors, validateAuth(values, editing, STORE_AUTH));
+  return errors;
+}
+
+function validateAuth(values: ClusterFormValues, editing: ClusterConfig | null, names: AuthFieldNames): FieldErrors {
+  const errors: FieldErrors = {};
+  const keep = canKeepSecret(values, editing, names);
+  if (values[names.kind] === 'basic') {
+    if (values[names.username].trim() === '') errors[names.username] = 'Basic authentication needs a username.';
+    if (values[names.password] === '' && !keep) errors[names.password] = 'Basic authentication needs a password.';
   }
-  if (values.authKind === 'bearer' && values.token.trim() === '' && !keep) {
-    errors.token = 'Bearer authentication needs a token.';
+  if (values[names.kind] === 'bearer' && values[names.token].trim() === '' && !keep) {
+    errors[names.token] = 'Bearer authentication needs a token.';
   }
   return errors;
 }
 
 /** The engine's input: trimmed, secrets omitted when they are to be kept. */
 export function toClusterInput(values: ClusterFormValues, editing: ClusterConfig | null): ClusterInput {
-  const keep = canKeepSecret(values, editing);
-  let auth: ClusterInput['auth'];
-  switch (values.authKind) {
-    case 'basic':
-      auth = { kind: 'basic', username: values.username.trim() };
-      if (values.password !== '' || !keep) auth.password = values.password;
-      break;
-    case 'bearer':
-      auth = { kind: 'bearer' };
-      if (values.token.trim() !== '' || !keep) auth.token = values.token.trim();
-      break;
-    default:
-      auth = { kind: 'none' };
-  }
-  const input: ClusterInput = { name: values.name.trim(), url: values.url.trim(), auth };
+  const input: ClusterInput = { name: values.name.trim(), url: values.url.trim(), auth: toAuthInput(values, editing, CLUSTER_AUTH) };
   if (editing) input.id = editing.id;
   if (values.caFile.trim() !== '') input.caFile = values.caFile.trim();
   input.timeoutMs = values.timeoutMs.trim() === '' ? DEFAULT_TIMEOUT_MS : Number(values.timeoutMs.trim());
+  if (values.storeUrl.trim() !== '') {
+    input.metricsStore = { url: values.storeUrl.trim(), auth: toAuthInput(values, editing, STORE_AUTH) };
+    if (values.storeCaFile.trim() !== '') input.metricsStore.caFile = values.storeCaFile.trim();
+  }
   return input;
+}
+
+function toAuthInput(values: ClusterFormValues, editing: ClusterConfig | null, names: AuthFieldNames): AuthInput {
+  const keep = canKeepSecret(values, editing, names);
+  switch (values[names.kind]) {
+    case 'basic': {
+      const auth: AuthInput = { kind: 'basic', username: values[names.username].trim() };
+      if (values[names.password] !== '' || !keep) auth.password = values[names.password];
+      return auth;
+    }
+    case 'bearer': {
+      const auth: AuthInput = { kind: 'bearer' };
+      if (values[names.token].trim() !== '' || !keep) auth.token = values[names.token].trim();
+      return auth;
+    }
+    default:
+      return { kind: 'none' };
+  }
 }
 
 /**

@@ -48,7 +48,7 @@ export function FindingBanner({
           {finding ? finding.sentence : poll.error ? 'The diagnosis could not be computed.' : 'Reading the job\u2019s recent history…'}
         </p>
         {d ? (
-          <p className="muted small finding__basis" data-testid={testIds.diagnosis.basis} data-basis={d.basis?.source ?? 'window'}>
+          <p className="muted small finding__basis" data-testid={testIds.diagnosis.basis} data-basis={d.basis?.source ?? 'window'} data-history={d.window.source ?? ''}>
             {basisInWords(d, windowMs)}
           </p>
         ) : null}
@@ -119,5 +119,12 @@ function basisInWords(d: JobDiagnosis, windowMs: number): string {
       ? `From Flink's current figures (its metrics at ${at}): it reports a vertex HIGH that the last ${asked} (${sampled}) does not show yet.`
       : `From Flink's current figures (its metrics at ${at}); the history of the last ${asked} is too short for a verdict yet (${sampled}).`;
   }
-  return `Window means over the last ${asked}: ${d.window.samples} sample${d.window.samples === 1 ? '' : 's'}, ${sampled}.`;
+  return `Window means over the last ${asked}: ${d.window.samples} sample${d.window.samples === 1 ? '' : 's'}, ${sampled}${SOURCE_IN_WORDS[d.window.source ?? 'jobmanager']}.`;
 }
+
+/** Which history the window read (said only when it is not the console's own samples of the JobManager). */
+const SOURCE_IN_WORDS: Record<NonNullable<JobDiagnosis['window']['source']>, string> = {
+  jobmanager: '',
+  prometheus: ', from the metrics store (Prometheus)',
+  both: ', from the metrics store (Prometheus) and, where it had nothing, sampled from the JobManager',
+};
