@@ -26,4 +26,10 @@ describe('fromHttpStatus', () => {
     const error = fromHttpStatus(500, JSON.stringify({ errors: ['Internal server error.'] }), 'GET /x', 'http://jm');
     expect(error.info.message).toBe('http://jm failed GET /x with 500: Internal server error.');
   });
+
+  it('keeps the first line of a Prometheus API error (its `{status: "error", error}` envelope)', () => {
+    const body = JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'invalid parameter "query": 1:5: parse error\nat line 2' });
+    const error = fromHttpStatus(400, body, 'GET /api/v1/query_range', 'http://prom:9090');
+    expect(error.info.message).toBe('http://prom:9090 answered 400 to GET /api/v1/query_range: invalid parameter "query": 1:5: parse error');
+  });
 });

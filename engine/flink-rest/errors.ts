@@ -54,7 +54,7 @@ export function fromRequestFailure(error: unknown, endpoint: string, baseUrl: st
   return new EngineError('network', `${endpoint} on ${baseUrl} failed: ${code || error.message}.`, where);
 }
 
-/** A non-2xx answer: the status, with the first line of Flink's own message when the body has one. */
+/** A non-2xx answer: the status, with the first line of the server's own message (Flink's, or Prometheus') when the body has one. */
 export function fromHttpStatus(status: number, body: string, endpoint: string, baseUrl: string): EngineError {
   const flinkMessage = firstFlinkError(body);
   const detail = flinkMessage ? `: ${flinkMessage}` : '.';
@@ -137,6 +137,11 @@ function firstFlinkError(body: unknown): string | undefined {
     } catch {
       return undefined;
     }
+  }
+  // The Prometheus HTTP API (a cluster's metrics store, read with this client too) says `{status: "error", error}`.
+  const prometheusError = (parsed as { status?: unknown; error?: unknown } | null)?.error;
+  if ((parsed as { status?: unknown } | null)?.status === 'error' && typeof prometheusError === 'string' && prometheusError !== '') {
+    return prometheusError.split('\n')[0].slice(0, 300);
   }
   const errors = (parsed as { errors?: unknown } | null)?.errors;
   if (!Array.isArray(errors) || typeof errors[0] !== 'string') return undefined;

@@ -47,6 +47,18 @@ describe('samples', () => {
     await store.close();
   });
 
+  it('keep where a sample came from: read from Prometheus, or sampled from the JobManager (no source)', async () => {
+    const store = HistoryStore.open(dirs.make(), { now: () => 10_000 });
+    await store.samples.append({ ...syntheticSample({ t: 1_000 }), source: 'prometheus' });
+    await store.samples.append(syntheticSample({ t: 2_000 }));
+    const [fromPrometheus, sampled] = store.samples.window('c1', JOB, 0, 3_000);
+    expect(fromPrometheus).toEqual({ ...syntheticSample({ t: 1_000 }), source: 'prometheus' });
+    expect(sampled).toEqual(syntheticSample({ t: 2_000 }));
+    expect(sampled).not.toHaveProperty('source');
+    expect(store.samples.heads('c1', JOB, 0, 3_000).map((h) => h.source)).toEqual(['prometheus', undefined]);
+    await store.close();
+  });
+
   it('keep a vertex whose metrics were unavailable as such, not as zeros', async () => {
     const store = HistoryStore.open(dirs.make(), { now: () => 10 });
     const sample = syntheticSample({ t: 5 });

@@ -181,9 +181,14 @@ export interface JobSample {
   taskManagers: TaskManagerRef[];
   /** Id of the last completed checkpoint the cluster reported at this sample, if any. */
   lastCompletedCheckpointId: number | null;
-  /** What this sample cost the cluster. */
+  /** What this sample cost the cluster (0 when read from Prometheus: the JobManager was not asked). */
   requests: number;
   bytes: number;
+  /**
+   * Where the figures came from: `prometheus` = read from the cluster's metrics store (engine/prometheus/); absent =
+   * sampled from the JobManager's REST API.
+   */
+  source?: 'prometheus';
 }
 
 /** Empty columns for a vertex of the given parallelism: counters and rates NaN, states unknown. */

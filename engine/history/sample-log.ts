@@ -66,6 +66,8 @@ export class SampleLog {
       requests: sample.requests,
       bytes: sample.bytes,
       storedBytes,
+      // Absent rather than undefined: a head read back equals the sample that was written.
+      ...(sample.source ? { source: sample.source } : {}),
     };
     await this.root.transaction(() => {
       const replaced = this.headTable.get([clusterId, jobId, t]);

@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { json, startHostileServer, type HostileServer } from '../../flink-rest/testdata/hostile-server.ts';
+
+export const RECORDED_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../e2e/prometheus/recorded/2.3.0');
+
+type RawSeries = { metric: Record<string, string>; values: Array<[number, string]> };
+
+/** Every recorded range-query series, by metric name. */
+export function recordedSeries(): RawSeries[] {
+  const dir = path.join(RECORDED_DIR, 'query_range');
+  return readdirSync(dir).flatMap((file) => (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { data: { result: RawSeries[] } }).data.result);
+}
+
+export interface ReplayedRequest {
+  path: string;
+  query: URLSearchParams;
+}
+
+export interface ReplayPrometheus extends HostileServer {
+  requests: ReplayedRequest[];
+}
+
+/**
+ * The recorded answers of a real Prometheus (e2e/prometheus/recorded/2.3.0), served again for the console's own
+ * selectors (`{__name__=~"prefix(a|b)", job_id="…"[, task_id="…"]}`), each range query cut to its `start`, `end` and
+ * `step` on the recorded 5 s grid. `alter` lets a test break an answer (fault injection) after it is built.
+ */
+export async function startReplayPrometheus(
+  options: { series?: RawSeries[]; alter?: (request: ReplayedRequest, body: { status: string; data: { resultType: string; result: RawSeries[] } }, res: ServerResponse) => boolean } = {},
+): Promise<ReplayPrometheus> {
+  const all = options.series ?? recordedSeries();
+  const requests: ReplayedRequest[] = [];
+  const server = await startHostileServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://replay');
+    const request = { path: url.pathname, query: url.searchParams };
+    requests.push(request);
+    if (url.pathname === '/api/v1/status/buildinfo') return json(res, 200, JSON.parse(readFileSync(path.join(RECORDED_DIR, 'buildinfo.json'), 'utf8')));
+    if (url.pathname === '/api/v1/targets') return json(res, 200, JSON.parse(readFileSync(path.join(RECORDED_DIR, 'targets.json'), 'utf8')));
+    if (url.pathname !== '/api/v1/query_range') return json(res, 404, { status: 'error', errorType: 'not_found', error: 'not replayed' });
+    const selector = url.searchParams.get('query') ?? '';
+    const names = /__name__=~"([a-z_]+)\(([A-Za-z|]+)\)"/.exec(selector);
+    const matchers = [...selector.matchAll(/(job_id|task_id)="([0-9a-f]+)"/g)].map((m) => [m[1], m[2]] as const);
+    const start = Number(url.searchParams.get('start'));
+    const end = Number(url.searchParams.get('end'));
+    const step = Number(url.searchParams.get('step'));
+    if (!names || !(end >= start) || !(step > 0)) return json(res, 400, { status: 'error', errorType: 'bad_data', error: `cannot replay ${selector}` });
+    const wanted = new Set(names[2].split('|').map((m) => `${names[1]}${m}`));
+    const result = all
+      .filter((s) => wanted.has(s.metric.__name__) && matchers.every(([label, value]) => s.metric[label] === value))
+      .map((s) => ({ metric: s.metric, values: s.values.filter(([t]) => t >= start && t <= end && Math.abs(((t - start) / step) % 1) < 1e-9) }))
+      .filter((s) => s.values.length > 0);
+    const body = { status: 'success', data: { resultType: 'matrix', result } };
+    if (options.alter?.(request, body, res)) return;
+    json(res, 200, body);
+  });
+  return { ...server, requests };
+}
