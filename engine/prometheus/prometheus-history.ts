@@ -27,6 +27,8 @@ export interface ReadWindowOptions {
   maxPointsPerQuery?: number;
   /** A smaller cap on one answer than the endpoint's (`MAX_RANGE_ANSWER_BYTES`). */
   maxAnswerBytes?: number;
+  /** The job's sample just before `from` (the history's newest): rates go on from it. */
+  previous?: JobSample;
 }
 
 /** A run of steps where some subtask of a vertex with series had no point: the figures there are gaps. */
@@ -113,7 +115,7 @@ export async function readWindow(client: FlinkRestClient, layout: JobLayout, fro
       incomplete = { from: chunk.from, reason };
       break;
     }
-    const converted = toJobSamples(layout, series, chunk, samples.at(-1));
+    const converted = toJobSamples(layout, series, chunk, samples.at(-1) ?? options.previous);
     samples.push(...converted.samples);
     for (const [reason, count] of Object.entries(converted.ignoredSeries)) notes.ignoredSeries[reason] = (notes.ignoredSeries[reason] ?? 0) + count;
     notes.duplicatedSeries += converted.duplicatedSeries;

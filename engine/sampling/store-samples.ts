@@ -1,0 +1,73 @@
+import type { FlinkRestClient } from '../flink-rest/client.ts';
+import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
+import type { JobSample } from '../history/job-sample.ts';
+import { readWindow } from '../prometheus/prometheus-history.ts';
+import type { JobLayout } from '../prometheus/to-job-samples.ts';
+import type { FetchedSample } from './sample-job.ts';
+
+type JobDetails = ResponseOf<typeof endpoints.jobDetails>;
+
+const BACKGROUND = { priority: 'background' } as const;
+
+export interface StoreSampling {
+  /** The metrics store's query API. */
+  store: FlinkRestClient;
+  /** The store's step: the cluster's scrape interval, never below the JobManager's metrics fetch interval. */
+  stepMs: number;
+  /** How far back the first read of a job goes (the history before the console watched it). */
+  backfillMs: number;
+}
+
+/** What one round of reading the store gave: the new samples, oldest first, and what the JobManager said meanwhile. */
+export interface StoreRound {
+  samples: JobSample[];
+  /** The job's `/checkpoints` (undefined when checkpointing is off or the request failed). */
+  checkpoints: FetchedSample['checkpoints'];
+  /** What the window read lacks, in sentences (gaps, vertices without series, a store that stopped part-way). */
+  missing: string[];
+  /** The job's state as the JobManager says now: the store keeps none. */
+  jobState: string;
+}
+
+/**
+ * A watched job's samples from its cluster's metrics store (Prometheus): the JobManager is asked only for what the
+ * store does not keep — the job's vertices, edges and state (`GET /jobs/:jobid`) and its checkpoints — and the
+ * per-subtask figures since the newest sample in the history are read from the store at its own step. The first read
+ * of a job reaches back `backfillMs` (bounded by the job's start), so the history holds the minutes before the
+ * console looked; a console that was closed for a while fills the time it missed the same way.
+ *
+ * Steps sit on multiples of the step, so that two reads of the same time give the same samples; the newest step read
+ * is one step behind now (the store has not scraped later ones yet). Throws when the store does not answer at all:
+ * the caller samples the JobManager instead.
+ */
+export async function fetchStoreSamples(
+  rest: FlinkRestClient,
+  sampling: StoreSampling,
+  clusterId: string,
+  jobId: string,
+  previous: JobSample | undefined,
+  now: number,
+): Promise<StoreRound> {
+  const details = await rest.request(endpoints.jobDetails, { jobid: jobId }, undefined, BACKGROUND);
+  const checkpoints = await rest.request(endpoints.jobCheckpoints, { jobid: jobId }, undefined, BACKGROUND).catch(() => undefined);
+  const { stepMs } = sampling;
+  const earliest = previous ? previous.t + 1 : Math.max(now - sampling.backfillMs, details['start-time']);
+  const from = Math.ceil(earliest / stepMs) * stepMs;
+  const to = Math.floor((now - stepMs) / stepMs) * stepMs;
+  if (to < from) return { samples: [], checkpoints, missing: [], jobState: details.state };
+  const read = await readWindow(sampling.store, layoutOf(clusterId, details), from, to, stepMs, { previous });
+  const samples = read.samples.filter((s) => s.vertices.some((v) => v.subtasks !== null));
+  return { samples, checkpoints, missing: read.missing, jobState: details.state };
+}
+
+/** The job as the JobManager describes it: what the store's series are joined to, by id. */
+export function layoutOf(clusterId: string, details: JobDetails): JobLayout {
+  return {
+    clusterId,
+    jobId: details.jid,
+    jobName: details.name,
+    jobStartTime: details['start-time'],
+    vertices: details.vertices.map((v) => ({ id: v.id, name: v.name, parallelism: v.parallelism, maxParallelism: v.maxParallelism ?? details.maxParallelism ?? null, status: v.status })),
+    edges: (details.plan?.nodes ?? []).flatMap((node) => (node.inputs ?? []).map((input) => ({ source: input.id, target: node.id, shipStrategy: input.ship_strategy ?? 'UNKNOWN' }))),
+  };
+}
