@@ -67,7 +67,7 @@ function readFacts(): PrometheusFacts | undefined {
 async function up(targets: string[], scrapeIntervalS: number): Promise<void> {
   const facts = readFacts();
   if (facts && isOurPrometheus(facts.pid, CONFIG)) {
-    const same = facts.scrapeIntervalS === scrapeIntervalS && facts.targets.join(',') === targets.join(',');
+    const same = facts.scrapeIntervalS === scrapeIntervalS && [...facts.targets].sort().join(',') === [...targets].sort().join(',');
     if (same && (await answersReady(facts.url))) {
       log(`re-using Prometheus at ${facts.url} (pid ${facts.pid})`);
       process.stdout.write(`${facts.url}\n`);
