@@ -4,7 +4,8 @@
 # the GatewayMeter test job running on it.
 #
 #   bash e2e/flink/flink.sh up     [--version V] [--rate N] [--hot-share X] [--rest-port P] [--scheduler adaptive|default]
-#                                  [--prometheus]   (PrometheusReporter on every process, 127.0.0.1 only)
+#                                  [--prometheus|--no-prometheus]   (Flink's PrometheusReporter on every process,
+#                                  127.0.0.1 only; without either flag, as the last run of this version had it)
 #   bash e2e/flink/flink.sh down   [--version V]
 #   bash e2e/flink/flink.sh status [--version V]
 #   bash e2e/flink/flink.sh record [--version V]   (REST fixtures -> e2e/flink/recorded/<V>/)
@@ -58,7 +59,7 @@ on_err() {
 trap 'on_err "$?" "$LINENO" "$BASH_COMMAND"' ERR
 
 usage() {
-  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -88,7 +89,7 @@ RATE="2000"
 HOT_SHARE="0.4"
 REST_PORT_WANTED=""
 SCHEDULER="adaptive"
-PROMETHEUS=0
+PROMETHEUS=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --version) VERSION="${2:?--version needs a value}"; shift 2 ;;
@@ -100,6 +101,7 @@ while [[ $# -gt 0 ]]; do
     --scheduler) SCHEDULER="${2:?--scheduler needs a value}"; shift 2 ;;
     --scheduler=*) SCHEDULER="${1#*=}"; shift ;;
     --prometheus) PROMETHEUS=1; shift ;;
+    --no-prometheus) PROMETHEUS=0; shift ;;
     -h|--help) usage ;;
     *) echo "flink.sh: ERROR: unknown argument '$1'" >&2; usage ;;
   esac
@@ -498,7 +500,7 @@ start_cluster() {
     ports=("$REST_PORT_WANTED" "${others[@]}")
   fi
   write_config "${ports[0]}" "${ports[1]}" "${ports[2]}" "$(IFS=,; echo "${ports[*]:4:4}")"
-  (( PROMETHEUS )) && write_plugins_dir
+  if (( PROMETHEUS )); then write_plugins_dir; fi
   load_ports
   log "starting 1 JobManager + 2 TaskManagers (rest $REST_URL, rpc ${ports[1]}, blob ${ports[2]})"
   # The three start scripts run concurrently (each spends seconds in JVM-based
@@ -721,7 +723,9 @@ cmd_up() {
   provision
   fetch_rest_snapshot
   build_job
-  (( PROMETHEUS )) && build_reporter
+  # sticky: a plain `up` (a test healing the cluster after a kill, a restart at the same REST port) keeps the reporter
+  [[ -n "$PROMETHEUS" ]] || PROMETHEUS=$(running_prometheus)
+  if (( PROMETHEUS )); then build_reporter; fi
   if load_ports && jm_alive && cluster_healthy && [[ "$(running_scheduler)" == "$SCHEDULER" && "$(running_prometheus)" == "$PROMETHEUS" ]]; then
     log "re-using running cluster at $REST_URL"
   elif load_ports && jm_alive && [[ "$(running_scheduler)" == "$SCHEDULER" && "$(running_prometheus)" == "$PROMETHEUS" ]] \
