@@ -4,6 +4,8 @@
 # the GatewayMeter test job running on it.
 #
 #   bash e2e/flink/flink.sh up     [--version V] [--rate N] [--hot-share X] [--rest-port P] [--scheduler adaptive|default]
+#                                  [--prometheus|--no-prometheus]   (Flink's PrometheusReporter on every process,
+#                                  127.0.0.1 only; without either flag, as the last run of this version had it)
 #   bash e2e/flink/flink.sh down   [--version V]
 #   bash e2e/flink/flink.sh status [--version V]
 #   bash e2e/flink/flink.sh record [--version V]   (REST fixtures -> e2e/flink/recorded/<V>/)
@@ -22,6 +24,7 @@ DEFAULT_VERSION="2.3.0"
 JOB_NAME="gatewaymeter-test"
 JOB_CLASS="dev.flinkops.testjob.GatewayMeterJob"
 JOB_SRC="$SCRIPT_DIR/job/src/main/java"
+REPORTER_SRC="$SCRIPT_DIR/prometheus-reporter/src/main"
 START_TS=$(date +%s)
 
 # ---------------------------------------------------------------- helpers ---
@@ -56,7 +59,7 @@ on_err() {
 trap 'on_err "$?" "$LINENO" "$BASH_COMMAND"' ERR
 
 usage() {
-  sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -86,6 +89,7 @@ RATE="2000"
 HOT_SHARE="0.4"
 REST_PORT_WANTED=""
 SCHEDULER="adaptive"
+PROMETHEUS=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --version) VERSION="${2:?--version needs a value}"; shift 2 ;;
@@ -96,6 +100,8 @@ while [[ $# -gt 0 ]]; do
     --rest-port) REST_PORT_WANTED="${2:?--rest-port needs a value}"; shift 2 ;;
     --scheduler) SCHEDULER="${2:?--scheduler needs a value}"; shift 2 ;;
     --scheduler=*) SCHEDULER="${1#*=}"; shift ;;
+    --prometheus) PROMETHEUS=1; shift ;;
+    --no-prometheus) PROMETHEUS=0; shift ;;
     -h|--help) usage ;;
     *) echo "flink.sh: ERROR: unknown argument '$1'" >&2; usage ;;
   esac
@@ -115,6 +121,8 @@ SP_DIR="$VDIR/savepoints"
 JOB_BUILD_DIR="$VDIR/job"
 JOB_JAR="$JOB_BUILD_DIR/$JOB_NAME.jar"
 SNAPSHOT="$VDIR/rest_api_v1.snapshot"
+REPORTER_BUILD_DIR="$VDIR/prometheus-reporter"
+REPORTER_JAR="$REPORTER_BUILD_DIR/flink-ops-loopback-prometheus-reporter.jar"
 REST_URL=""
 
 # Serialize up/down per version. fd 9 must not leak into the Flink daemons.
@@ -127,7 +135,9 @@ lock() {
 # Run a Flink bin script with our runtime conf; output goes to the run log.
 flink_bin() {
   local script="$1"; shift
-  FLINK_CONF_DIR="$RUN_DIR/conf" FLINK_HOME="$FLINK_HOME_DIR" \
+  local plugins="$FLINK_HOME_DIR/plugins"
+  [[ -d "$RUN_DIR/plugins" ]] && plugins="$RUN_DIR/plugins"
+  FLINK_CONF_DIR="$RUN_DIR/conf" FLINK_HOME="$FLINK_HOME_DIR" FLINK_PLUGINS_DIR="$plugins" \
     "$FLINK_HOME_DIR/bin/$script" "$@" >>"$RUN_DIR/flink-sh.out" 2>&1 9>&-
 }
 
@@ -240,7 +250,7 @@ java_opts_from_dist() {
 }
 
 write_config() {
-  local rest_port="$1" rpc_port="$2" blob_port="$3"
+  local rest_port="$1" rpc_port="$2" blob_port="$3" prom_ports="${4:-}"
   local conf="$RUN_DIR/conf"
   mkdir -p "$conf" "$RUN_DIR/log" "$RUN_DIR/pid" "$RUN_DIR/tmp/io" "$RUN_DIR/tmp/web" \
            "$RUN_DIR/tmp/blob" "$CKPT_DIR" "$SP_DIR"
@@ -311,6 +321,16 @@ restart-strategy.type: fixed-delay
 restart-strategy.fixed-delay.attempts: 1000
 restart-strategy.fixed-delay.delay: 5 s
 EOF
+  if (( PROMETHEUS )); then
+    # Flink's PrometheusReporterFactory binds every interface (no host option): the same reporter bound to
+    # 127.0.0.1 instead (prometheus-reporter/). All processes get the same port list; each binds the first free one.
+    cat >>"$conf/config.yaml" <<EOF
+
+metrics.reporter.prom.factory.class: org.apache.flink.metrics.prometheus.LoopbackPrometheusReporterFactory
+metrics.reporter.prom.host: 127.0.0.1
+metrics.reporter.prom.port: "$prom_ports"
+EOF
+  fi
   cat >"$RUN_DIR/ports.env" <<EOF
 REST_PORT=$rest_port
 RPC_PORT=$rpc_port
@@ -468,7 +488,9 @@ start_cluster() {
     ls -1dt "$CKPT_DIR"/*/ 2>/dev/null | tail -n +6 | while read -r d; do rm -rf "$d"; done
   fi
   local ports
-  read -r -a ports <<<"$(free_ports 4)"
+  # 4 ports, then 4 for the reporters: the JobManager, 2 TaskManagers and a replacement started while a killed one
+  # still holds its port
+  read -r -a ports <<<"$(free_ports 8)"
   # --rest-port: the JobManager comes back at the same address (a restart without HA); the others stay free picks.
   if [[ -n "$REST_PORT_WANTED" ]]; then
     local others=() q
@@ -477,7 +499,8 @@ start_cluster() {
     done
     ports=("$REST_PORT_WANTED" "${others[@]}")
   fi
-  write_config "${ports[0]}" "${ports[1]}" "${ports[2]}"
+  write_config "${ports[0]}" "${ports[1]}" "${ports[2]}" "$(IFS=,; echo "${ports[*]:4:4}")"
+  if (( PROMETHEUS )); then write_plugins_dir; fi
   load_ports
   log "starting 1 JobManager + 2 TaskManagers (rest $REST_URL, rpc ${ports[1]}, blob ${ports[2]})"
   # The three start scripts run concurrently (each spends seconds in JVM-based
@@ -519,6 +542,87 @@ build_job() {
     || die "jar packaging failed"
   mv "$JOB_JAR.part" "$JOB_JAR"
   echo "$stamp" >"$JOB_BUILD_DIR/stamp"
+}
+
+# ------------------------------------------------------------ prometheus ---
+# The loopback reporter (prometheus-reporter/), compiled against this version's reporter plugin when its sources change.
+build_reporter() {
+  local plugin_jar stamp srcs
+  plugin_jar=$(compgen -G "$FLINK_HOME_DIR/plugins/metrics-prometheus/flink-metrics-prometheus-*.jar" | head -n 1 || true)
+  [[ -n "$plugin_jar" ]] || die "no plugins/metrics-prometheus/flink-metrics-prometheus-*.jar in the Flink $VERSION distribution"
+  mapfile -t srcs < <(find "$REPORTER_SRC" -type f | sort)
+  stamp=$( (echo "$VERSION"; cat "${srcs[@]}") | sha256sum | cut -d' ' -f1)
+  if [[ -f "$REPORTER_JAR" && "$(cat "$REPORTER_BUILD_DIR/stamp" 2>/dev/null)" == "$stamp" ]]; then
+    return 0
+  fi
+  log "compiling the loopback PrometheusReporter against $(basename "$plugin_jar")"
+  rm -rf "$REPORTER_BUILD_DIR"
+  mkdir -p "$REPORTER_BUILD_DIR/classes"
+  javac -nowarn -Xlint:none --release 11 -encoding UTF-8 \
+      -cp "$plugin_jar:$FLINK_HOME_DIR/lib/*" \
+      -d "$REPORTER_BUILD_DIR/classes" $(find "$REPORTER_SRC/java" -name '*.java' | sort) >"$REPORTER_BUILD_DIR/javac.log" 2>&1 \
+    || { cat "$REPORTER_BUILD_DIR/javac.log" >&2; die "javac failed for the loopback PrometheusReporter against Flink $VERSION"; }
+  cp -a "$REPORTER_SRC/resources/." "$REPORTER_BUILD_DIR/classes/"
+  jar --create --file "$REPORTER_JAR.part" -C "$REPORTER_BUILD_DIR/classes" . || die "jar packaging failed (reporter)"
+  mv "$REPORTER_JAR.part" "$REPORTER_JAR"
+  echo "$stamp" >"$REPORTER_BUILD_DIR/stamp"
+}
+
+# This run's plugins/ (FLINK_PLUGINS_DIR): the distribution's plugins as they are, but metrics-prometheus with the
+# loopback reporter beside Flink's jar (one plugin class loader, so it reaches the reporter's package).
+write_plugins_dir() {
+  local d
+  mkdir -p "$RUN_DIR/plugins/metrics-prometheus"
+  for d in "$FLINK_HOME_DIR"/plugins/*/; do
+    d="${d%/}"
+    [[ "$(basename "$d")" == metrics-prometheus ]] || ln -s "$d" "$RUN_DIR/plugins/$(basename "$d")"
+  done
+  ln -s "$FLINK_HOME_DIR"/plugins/metrics-prometheus/*.jar "$RUN_DIR/plugins/metrics-prometheus/"
+  ln -s "$REPORTER_JAR" "$RUN_DIR/plugins/metrics-prometheus/"
+}
+
+# 1 if the running cluster was configured with the reporter, else 0
+running_prometheus() {
+  if grep -q '^metrics.reporter.prom.factory.class:' "$RUN_DIR/conf/config.yaml" 2>/dev/null; then echo 1; else echo 0; fi
+}
+
+# The reporter endpoints of the live processes, as JSON ({"targets": [...], "jobManager": ..., "taskManagers":
+# {id: ...}}), each read from the log its JVM writes. Waits until the JobManager and 2 TaskManagers have one.
+prometheus_endpoints() {
+  local deadline=$(( $(date +%s) + 60 )) p logfile endpoint tm_id role lines
+  while :; do
+    lines=""
+    for p in $(run_pids); do
+      logfile=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | sed -n 's/^-Dlog\.file=//p')
+      [[ -n "$logfile" && -f "$logfile" ]] || continue
+      endpoint=$(grep -o 'Started PrometheusReporter HTTP server on [0-9.]*:[0-9]*' "$logfile" | tail -n 1 | sed 's/.* //' || true)
+      [[ -n "$endpoint" ]] || continue
+      if tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | grep -qxF org.apache.flink.runtime.taskexecutor.TaskManagerRunner; then
+        role=tm
+        tm_id=$(grep -o 'Starting TaskManager with ResourceID: [^ ]*' "$logfile" | tail -n 1 | sed 's/.*: //' || true)
+      else
+        role=jm
+        tm_id=""
+      fi
+      lines+="$role $endpoint $tm_id"$'\n'
+    done
+    if [[ $(grep -c '^jm ' <<<"$lines" || true) == 1 && $(grep -c '^tm .* .' <<<"$lines" || true) == 2 ]]; then break; fi
+    (( $(date +%s) < deadline )) || die "the PrometheusReporter did not start on the JobManager and 2 TaskManagers within 60 s (see $RUN_DIR/log)"
+    sleep 0.5
+  done
+  python3 -c '
+import json, sys
+jm, tms = None, {}
+for line in sys.stdin.read().splitlines():
+    parts = line.split()
+    if not parts:
+        continue
+    if parts[0] == "jm":
+        jm = parts[1]
+    else:
+        tms[parts[2]] = parts[1]
+print(json.dumps({"targets": [jm] + [tms[k] for k in sorted(tms)], "jobManager": jm, "taskManagers": tms}))
+' <<<"$lines"
 }
 
 # id of a running/starting job named $JOB_NAME (empty if none)
@@ -594,14 +698,16 @@ d["state"] + ("/all" if d["state"] == "RUNNING" and d.get("vertices") and all(v[
 }
 
 write_cluster_json() {
-  local jid="$1" jar_id="$2"
+  local jid="$1" jar_id="$2" prometheus="${3:-}"
   python3 - "$CLUSTER_JSON" "$VERSION" "$REST_URL" "$jid" "$JOB_NAME" "$jar_id" \
-      "file://$CKPT_DIR" "file://$SP_DIR" "$RUN_DIR/log" "$(running_scheduler)" <<'PY'
+      "file://$CKPT_DIR" "file://$SP_DIR" "$RUN_DIR/log" "$(running_scheduler)" "$prometheus" <<'PY'
 import json, os, sys
-path, version, rest, jid, name, jar, ck, sp, logdir, scheduler = sys.argv[1:]
+path, version, rest, jid, name, jar, ck, sp, logdir, scheduler, prometheus = sys.argv[1:]
 doc = {"version": version, "restUrl": rest, "jobId": jid, "jobName": name,
        "jarId": jar or None, "checkpointDir": ck, "savepointDir": sp, "logDir": logdir,
        "scheduler": scheduler}
+if prometheus:
+    doc["prometheus"] = json.loads(prometheus)
 tmp = path + ".tmp"
 with open(tmp, "w") as f:
     json.dump(doc, f, indent=2)
@@ -617,9 +723,13 @@ cmd_up() {
   provision
   fetch_rest_snapshot
   build_job
-  if load_ports && jm_alive && cluster_healthy && [[ "$(running_scheduler)" == "$SCHEDULER" ]]; then
+  # sticky: a plain `up` (a test healing the cluster after a kill, a restart at the same REST port) keeps the reporter
+  [[ -n "$PROMETHEUS" ]] || PROMETHEUS=$(running_prometheus)
+  if (( PROMETHEUS )); then build_reporter; fi
+  if load_ports && jm_alive && cluster_healthy && [[ "$(running_scheduler)" == "$SCHEDULER" && "$(running_prometheus)" == "$PROMETHEUS" ]]; then
     log "re-using running cluster at $REST_URL"
-  elif load_ports && jm_alive && [[ "$(running_scheduler)" == "$SCHEDULER" ]] && rest_get /overview >/dev/null 2>&1 && heal_taskmanagers; then
+  elif load_ports && jm_alive && [[ "$(running_scheduler)" == "$SCHEDULER" && "$(running_prometheus)" == "$PROMETHEUS" ]] \
+       && rest_get /overview >/dev/null 2>&1 && heal_taskmanagers; then
     log "re-using running cluster at $REST_URL"
   else
     # leftovers of an earlier run that is not healthy (logged if any process is found)
@@ -639,7 +749,12 @@ cmd_up() {
   fi
   wait_job_running "$jid"
   log "job $jid RUNNING (all tasks)"
-  write_cluster_json "$jid" "$jar_id"
+  local prometheus=""
+  if (( PROMETHEUS )); then
+    prometheus=$(prometheus_endpoints)
+    log "PrometheusReporter endpoints: $prometheus"
+  fi
+  write_cluster_json "$jid" "$jar_id" "$prometheus"
   log "wrote $CLUSTER_JSON"
   echo "$REST_URL"
 }

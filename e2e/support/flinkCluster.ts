@@ -14,6 +14,11 @@ export interface FlinkCluster {
   /** How the JobManager schedules (`flink.sh up --scheduler`): adaptive rescales in place. */
   scheduler?: 'adaptive' | 'default';
   savepointDir?: string;
+  /**
+   * `flink.sh up --prometheus`: the PrometheusReporter endpoints (127.0.0.1:port) of the JobManager and each
+   * TaskManager (by its resource id); `targets` lists them all, for a scrape config.
+   */
+  prometheus?: { targets: string[]; jobManager: string; taskManagers: Record<string, string> };
 }
 
 export function flinkVersion(): string {
