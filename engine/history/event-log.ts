@@ -11,6 +11,9 @@ export type HistoryEventKind =
   | 'watch-stopped'
   | 'gap-started'
   | 'gap-ended'
+  /** The cluster's metrics store stopped answering: the console samples the JobManager until it answers again. */
+  | 'store-silent'
+  | 'store-answers'
   | 'job-state'
   | 'job-restarted'
   | 'jobmanager-failover'

@@ -7,6 +7,7 @@ import type { JobWatch } from '../contracts/history.ts';
 import { CheckpointSync, type CheckpointSyncOptions } from './checkpoint-sync.ts';
 import { comparisonBase, eventsBetween } from './sample-events.ts';
 import { fetchJobSample, type FetchedSample } from './sample-job.ts';
+import { fetchStoreSamples, type StoreSampling } from './store-samples.ts';
 import { isEndedJobState } from '../flink-rest/job-states.ts';
 
 /**
@@ -35,6 +36,11 @@ export interface JobWatcherOptions {
   openWatchIdleMs?: number;
   /** How the checkpoint history fetches details (see `CheckpointSync`). */
   checkpoints?: CheckpointSyncOptions;
+  /**
+   * The cluster's metrics store, when it names one the history reads (null when not): its figures are read from
+   * there, and the JobManager is asked only for the job's structure, state and checkpoints.
+   */
+  storeSampling?(clusterId: string): Promise<StoreSampling | null>;
   /** Called after each stored sample. */
   onSample?: (sample: JobSample, connection: ClusterConnection) => Promise<void> | void;
   now?: () => number;
@@ -52,6 +58,8 @@ interface Running {
   checkpoints: CheckpointSync;
   /** The watch's second sample was scheduled (see WARM_UP_MS). */
   warmedUp: boolean;
+  /** The metrics store has not answered since this time (epoch ms); undefined while it does, or without one. */
+  storeSilentSince: number | undefined;
 }
 
 /**
@@ -151,6 +159,7 @@ export class JobWatcher {
         inFlight: undefined,
         stopped: false,
         warmedUp: false,
+        storeSilentSince: undefined,
         checkpoints: new CheckpointSync(this.options.history, clusterId, jobId, this.options.checkpoints),
       };
       this.running.set(key, state);
@@ -204,41 +213,75 @@ export class JobWatcher {
       return;
     }
     let connection: ClusterConnection;
-    let fetched: FetchedSample;
+    let fetched: { samples: JobSample[]; checkpoints: FetchedSample['checkpoints'] };
     try {
       connection = this.options.connection(clusterId);
-      fetched = await fetchJobSample(connection.client, clusterId, jobId, state.previous, this.now);
+      fetched = (await this.fromStore(connection, clusterId, jobId, state)) ?? (await this.fromJobManager(connection, clusterId, jobId, state));
     } catch (error) {
       await this.onFailure(clusterId, jobId, state, error);
       return;
     }
-    const { sample } = fetched;
+    const newest = fetched.samples.at(-1);
+    if (!newest) return;
     if (fetched.checkpoints) {
       try {
         // Before the sample is stored: it fills the sample's per-subtask state sizes.
-        await state.checkpoints.sync(connection.client, fetched.checkpoints, sample);
+        await state.checkpoints.sync(connection.client, fetched.checkpoints, newest);
       } catch {
         // A failed details request is retried at the next sample; the sample is stored either way.
       }
     }
     if (state.gapSince !== undefined) {
-      const seconds = Math.round((sample.t - state.gapSince) / 1000);
-      await this.record({ clusterId, jobId, t: sample.t, kind: 'gap-ended', message: `The cluster answers again after ${seconds} s without samples.` });
+      const seconds = Math.round((newest.t - state.gapSince) / 1000);
+      await this.record({ clusterId, jobId, t: newest.t, kind: 'gap-ended', message: `The cluster answers again after ${seconds} s without samples.` });
       state.gapSince = undefined;
     }
-    const events = eventsBetween(state.base, sample);
-    for (const event of events) await this.record(event);
-    await this.options.history.samples.append(sample);
-    state.previous = sample;
-    state.base = comparisonBase(state.base, sample, events);
-    try {
-      await this.options.onSample?.(sample, connection);
-    } catch {
-      // What hooks in records its own failures; the sample is stored either way.
+    for (const sample of fetched.samples) {
+      const events = eventsBetween(state.base, sample);
+      for (const event of events) await this.record(event);
+      await this.options.history.samples.append(sample);
+      state.previous = sample;
+      state.base = comparisonBase(state.base, sample, events);
+      try {
+        await this.options.onSample?.(sample, connection);
+      } catch {
+        // What hooks in records its own failures; the sample is stored either way.
+      }
     }
-    if (isEndedJobState(sample.jobState) && watch) {
-      await this.unwatch(clusterId, jobId, `The job ended (${sample.jobState}): its history stays viewable.`);
+    if (isEndedJobState(newest.jobState) && watch) {
+      await this.unwatch(clusterId, jobId, `The job ended (${newest.jobState}): its history stays viewable.`);
     }
+  }
+
+  /**
+   * The samples the cluster's metrics store has since the newest one stored; null when there is no store, when it
+   * does not answer (said once, as an event: the JobManager is sampled meanwhile) or when the job no longer runs
+   * (its last sample comes from the JobManager, which says how it ended).
+   */
+  private async fromStore(connection: ClusterConnection, clusterId: string, jobId: string, state: Running) {
+    const sampling = await this.options.storeSampling?.(clusterId).catch(() => null);
+    if (!sampling) return null;
+    const t = this.now();
+    const round = await fetchStoreSamples(connection.client, sampling, clusterId, jobId, state.previous, t);
+    if (round.storeFailure !== undefined) {
+      if (state.storeSilentSince === undefined) {
+        state.storeSilentSince = t;
+        await this.record({ clusterId, jobId, t, kind: 'store-silent', message: `The metrics store does not answer (${round.storeFailure}): the console samples the JobManager until it does.` });
+      }
+      return null;
+    }
+    if (state.storeSilentSince !== undefined) {
+      const seconds = Math.round((t - state.storeSilentSince) / 1000);
+      await this.record({ clusterId, jobId, t, kind: 'store-answers', message: `The metrics store answers again after ${seconds} s: its figures are read from it again.` });
+      state.storeSilentSince = undefined;
+    }
+    if (round.jobState !== 'RUNNING') return null;
+    return { samples: round.samples, checkpoints: round.checkpoints };
+  }
+
+  private async fromJobManager(connection: ClusterConnection, clusterId: string, jobId: string, state: Running) {
+    const fetched = await fetchJobSample(connection.client, clusterId, jobId, state.previous, this.now);
+    return { samples: [fetched.sample], checkpoints: fetched.checkpoints };
   }
 
   private async onFailure(clusterId: string, jobId: string, state: Running, error: unknown): Promise<void> {

@@ -1,5 +1,6 @@
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
+import { EngineError } from '../flink-rest/errors.ts';
 import type { JobSample } from '../history/job-sample.ts';
 import { readWindow } from '../prometheus/prometheus-history.ts';
 import type { JobLayout } from '../prometheus/to-job-samples.ts';
@@ -27,6 +28,8 @@ export interface StoreRound {
   missing: string[];
   /** The job's state as the JobManager says now: the store keeps none. */
   jobState: string;
+  /** The store did not answer (in words): nothing was read from it this round. */
+  storeFailure?: string;
 }
 
 /**
@@ -37,8 +40,8 @@ export interface StoreRound {
  * console looked; a console that was closed for a while fills the time it missed the same way.
  *
  * Steps sit on multiples of the step, so that two reads of the same time give the same samples; the newest step read
- * is one step behind now (the store has not scraped later ones yet). Throws when the store does not answer at all:
- * the caller samples the JobManager instead.
+ * is one step behind now (the store has not scraped later ones yet). A JobManager that does not answer throws, as
+ * for any sample; a store that does not answer is said in `storeFailure` (the caller samples the JobManager instead).
  */
 export async function fetchStoreSamples(
   rest: FlinkRestClient,
@@ -55,7 +58,13 @@ export async function fetchStoreSamples(
   const from = Math.ceil(earliest / stepMs) * stepMs;
   const to = Math.floor((now - stepMs) / stepMs) * stepMs;
   if (to < from) return { samples: [], checkpoints, missing: [], jobState: details.state };
-  const read = await readWindow(sampling.store, layoutOf(clusterId, details), from, to, stepMs, { previous });
+  let read;
+  try {
+    read = await readWindow(sampling.store, layoutOf(clusterId, details), from, to, stepMs, { previous });
+  } catch (error) {
+    return { samples: [], checkpoints, missing: [], jobState: details.state, storeFailure: error instanceof EngineError ? error.info.message : String(error) };
+  }
+  // Steps where the store held nothing of the job at all (before it started, or a scrape gap) are no samples.
   const samples = read.samples.filter((s) => s.vertices.some((v) => v.subtasks !== null));
   return { samples, checkpoints, missing: read.missing, jobState: details.state };
 }
