@@ -1,3 +1,4 @@
+import { printable } from '../cli/terminal-text.ts';
 import type { FlinkRestClient, RequestOptions } from '../flink-rest/client.ts';
 import type { EndpointSpec } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
@@ -27,13 +28,13 @@ export async function askStore<D>(
     throw inStoreWords(error, client.baseUrl);
   }
   if (answer.status === 'error') {
-    const reason = answer.error.split('\n')[0].slice(0, 300) || 'no reason given';
+    const reason = printable(answer.error.split('\n')[0]).slice(0, 300) || 'no reason given';
     throw new EngineError('server-error', `${client.baseUrl} answered ${endpoint} with an error (${answer.errorType ?? 'unknown'}): ${reason}`, { endpoint });
   }
   return { data: answer.data, warnings: [...(answer.warnings ?? []), ...(answer.infos ?? [])] };
 }
 
-/** The client's failures reworded where they speak of a JobManager or a cluster; the kind, endpoint and status kept. */
+/** The client's failures reworded where they speak of a JobManager or a cluster, and printable; the kind, endpoint and status kept. */
 export function inStoreWords(error: unknown, baseUrl: string): unknown {
   if (!(error instanceof EngineError)) return error;
   const { kind, endpoint, status, field } = error.info;
@@ -55,6 +56,7 @@ export function inStoreWords(error: unknown, baseUrl: string): unknown {
     case 'timeout':
       return new EngineError(kind, error.info.message.replace('the cluster is slow or unreachable', 'the metrics store is slow or unreachable'), at);
     default:
-      return error;
+      // The store's own text (an error message of its envelope) is made printable, as cluster text is.
+      return new EngineError(kind, printable(error.info.message), at);
   }
 }

@@ -39,6 +39,7 @@ export async function startReplayPrometheus(
     requests.push(request);
     if (url.pathname === '/api/v1/status/buildinfo') return json(res, 200, JSON.parse(readFileSync(path.join(RECORDED_DIR, 'buildinfo.json'), 'utf8')));
     if (url.pathname === '/api/v1/targets') return json(res, 200, JSON.parse(readFileSync(path.join(RECORDED_DIR, 'targets.json'), 'utf8')));
+    if (url.pathname === '/api/v1/query') return answerInstant(request, all, res, options.alter);
     if (url.pathname !== '/api/v1/query_range') return json(res, 404, { status: 'error', errorType: 'not_found', error: 'not replayed' });
     const selector = url.searchParams.get('query') ?? '';
     const names = /__name__=~"([a-z_]+)\(([A-Za-z|]+)\)"/.exec(selector);
@@ -57,4 +58,33 @@ export async function startReplayPrometheus(
     json(res, 200, body);
   });
   return { ...server, requests };
+}
+
+type Alter = NonNullable<Parameters<typeof startReplayPrometheus>[0]>['alter'];
+
+/**
+ * The check's instant queries, from the same recordings: `count by (job_id, job, instance) (<name>{job_id=~"a|b"})` at
+ * the window's end, and `<name>{job_id="…",subtask_index="0"}[Ns]` from the recorded raw samples.
+ */
+function answerInstant(request: ReplayedRequest, all: RawSeries[], res: ServerResponse, alter: Alter): void {
+  const query = request.query.get('query') ?? '';
+  const count = /^count by \(job_id, job, instance\) \(([a-zA-Z_]+)\{job_id=~"([0-9a-f|]+)"\}\)$/.exec(query);
+  const raw = /^([a-zA-Z_]+)\{job_id="([0-9a-f]+)",subtask_index="0"\}\[\d+s\]$/.exec(query);
+  let body;
+  if (query === 'vector(1)') body = { status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [Number(request.query.get('time')), '1'] }] } };
+  else if (count) {
+    const ids = new Set(count[2].split('|'));
+    const groups = new Map<string, { metric: Record<string, string>; n: number }>();
+    for (const s of all.filter((s) => s.metric.__name__ === count[1] && ids.has(s.metric.job_id))) {
+      const metric = { job_id: s.metric.job_id, job: s.metric.job, instance: s.metric.instance };
+      const key = JSON.stringify(metric);
+      groups.set(key, { metric, n: (groups.get(key)?.n ?? 0) + 1 });
+    }
+    body = { status: 'success', data: { resultType: 'vector', result: [...groups.values()].map((g) => ({ metric: g.metric, value: [Number(request.query.get('time')), String(g.n)] })) } };
+  } else if (raw) {
+    const recorded = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'raw', `${raw[1]}.json`), 'utf8')) as { data: { result: RawSeries[] } };
+    body = { status: 'success', data: { resultType: 'matrix', result: recorded.data.result.filter((s) => s.metric.job_id === raw[2] && s.metric.subtask_index === '0') } };
+  } else return json(res, 400, { status: 'error', errorType: 'bad_data', error: `cannot replay ${query}` });
+  if (alter?.(request, body as never, res)) return;
+  json(res, 200, body);
 }
