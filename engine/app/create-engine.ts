@@ -1,4 +1,5 @@
 import { ApplicationsService } from '../applications/applications-service.ts';
+import { MetricsStores } from '../clusters/metrics-stores.ts';
 import { ClusterRegistry, type BuiltInCluster } from '../clusters/cluster-registry.ts';
 import { memoryBackend, type ClusterStore } from '../clusters/cluster-store.ts';
 import { ClustersService } from '../clusters/clusters-service.ts';
@@ -55,7 +56,8 @@ export interface Engine extends EngineApi {
 export function createEngine(deps: EngineDeps): Engine {
   const { history, secretStore: secrets } = deps;
   const registry = new ClusterRegistry(deps.clusterStore, secrets, deps.builtInClusters);
-  const watcher = new JobWatcher({ history, connection: (clusterId) => registry.connection(clusterId) });
+  const metricsStores = new MetricsStores(registry);
+  const watcher = new JobWatcher({ history, connection: (clusterId) => registry.connection(clusterId), storeSampling: (clusterId) => metricsStores.sampling(clusterId) });
   const currentGraphs = new CurrentGraphs((clusterId, jobId) => fetchJobGraph(registry.connection(clusterId).client, clusterId, jobId));
   const operations = new Operations({ history, origin: 'app', ...operationsClusters(registry) });
 
@@ -74,7 +76,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
   return {
     app: new AppService({ mode: deps.mode, secretStorage: secrets.kind, version: deps.version }),
-    clusters: new ClustersService(registry, secrets, [(id) => watcher.forgetCluster(id), (id) => kafka.forgetCluster(id)]),
+    clusters: new ClustersService(registry, secrets, [(id) => watcher.forgetCluster(id), (id) => kafka.forgetCluster(id)], (store, cluster) => metricsStores.check(store, cluster)),
     jobs: new JobsService(registry, watcher, currentGraphs, operations.journal),
     applications: new ApplicationsService(registry),
     history: new HistoryService(history, registry, watcher),

@@ -51,7 +51,7 @@ describe('HistoryWindows', () => {
     const { store, t0 } = await storeWithHotJob(dirs.make());
     const service = new HistoryWindows(store);
     const d = service.diagnose('c', JOB, 60_000);
-    expect(d.window).toEqual({ requestedMs: 60_000, from: t0 + 60_000, to: t0 + 120_000, samples: 7, spanMs: 60_000 });
+    expect(d.window).toEqual({ requestedMs: 60_000, from: t0 + 60_000, to: t0 + 120_000, samples: 7, spanMs: 60_000, source: 'jobmanager' });
     expect(d.finding).toMatchObject({ kind: 'skew', vertexName: 'keyed', subtasks: [expect.objectContaining({ subtask: 3 })] });
     const heatmap = service.heatmap('c', JOB, 60_000, 'busyTimeMsPerSecond', 'mean');
     expect(heatmap.rows.map((r) => r.values.length)).toEqual([2, 8, 2]);

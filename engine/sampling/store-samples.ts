@@ -54,7 +54,8 @@ export async function fetchStoreSamples(
   const details = await rest.request(endpoints.jobDetails, { jobid: jobId }, undefined, BACKGROUND);
   const checkpoints = await rest.request(endpoints.jobCheckpoints, { jobid: jobId }, undefined, BACKGROUND).catch(() => undefined);
   const { stepMs } = sampling;
-  const earliest = previous ? previous.t + 1 : Math.max(now - sampling.backfillMs, details['start-time']);
+  // From the newest sample on, but never further back than the backfill (a console closed for a day reads its last hour).
+  const earliest = Math.max(previous ? previous.t + 1 : -Infinity, now - sampling.backfillMs, details['start-time']);
   const from = Math.ceil(earliest / stepMs) * stepMs;
   const to = Math.floor((now - stepMs) / stepMs) * stepMs;
   if (to < from) return { samples: [], checkpoints, missing: [], jobState: details.state };

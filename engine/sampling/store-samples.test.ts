@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect, createClient } from '../clusters/cluster-connections.ts';
+import { FlinkRestClient } from '../flink-rest/client.ts';
+import { json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
+import { HistoryStore } from '../history/history-store.ts';
+import { tempDirs } from '../local/testing/engine-test-kit.ts';
+import { RECORDED_DIR, startReplayPrometheus, type ReplayPrometheus } from '../prometheus/testing/replay-prometheus.ts';
+import { JobWatcher } from './job-watcher.ts';
+
+const dirs = tempDirs('flink-ops-store-samples-');
+const manifest = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'manifest.json'), 'utf8')) as { jobId: string; window: { start: number; end: number; stepS: number } };
+const jobDetails = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'flink-job.json'), 'utf8')) as object;
+const JOB = manifest.jobId;
+const START = manifest.window.start * 1000;
+const END = manifest.window.end * 1000;
+const STEP = manifest.window.stepS * 1000;
+
+let open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const o of open.reverse()) await o.close();
+  open = [];
+});
+
+/** The recorded JobManager: the job's details; every per-subtask endpoint answers 503 and is counted. */
+async function recordedJobManager(): Promise<HostileServer & { paths: string[] }> {
+  const paths: string[] = [];
+  const server = await startHostileServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://jm');
+    paths.push(url.pathname);
+    if (url.pathname === `/jobs/${JOB}`) return json(res, 200, jobDetails);
+    if (url.pathname === '/config') return json(res, 200, { 'refresh-interval': 3000, 'timezone-name': 'UTC', 'timezone-offset': 0, 'flink-version': '2.3.0', 'flink-revision': 'x', features: {} });
+    return json(res, 503, { errors: ['not recorded'] });
+  });
+  return { ...server, paths };
+}
+
+async function watching(now: () => number, store: ReplayPrometheus) {
+  const jm = await recordedJobManager();
+  const history = HistoryStore.open(dirs.make(), { now });
+  open.push(jm, history);
+  const storeClient = new FlinkRestClient({ baseUrl: store.url, timeoutMs: 2_000 });
+  const watcher = new JobWatcher({
+    history,
+    connection: () => connect(createClient({ name: 'recorded', url: jm.url, auth: { kind: 'none' }, timeoutMs: 2_000 }, undefined)),
+    storeSampling: async () => ({ store: storeClient, stepMs: STEP, backfillMs: END - START + STEP }),
+    now,
+  });
+  return { jm, history, watcher };
+}
+
+describe('a watched job of a cluster with a metrics store', () => {
+  it('reads the minutes before the watch from the store, and asks the JobManager only for the job and its checkpoints', async () => {
+    const prometheus = await startReplayPrometheus();
+    open.push(prometheus);
+    const now = END + STEP;
+    const { jm, history, watcher } = await watching(() => now, prometheus);
+
+    await watcher.sampleNow('c', JOB);
+
+    const samples = history.samples.window('c', JOB, 0, Infinity);
+    expect(samples.length).toBeGreaterThan(50);
+    expect(samples[0].t).toBe(START);
+    expect(samples.at(-1)!.t).toBe(END);
+    expect(samples.every((s) => s.source === 'prometheus')).toBe(true);
+    // Per-subtask busy time over the subtask's own clock, within what a millisecond per second can be.
+    const throttle = samples.at(-1)!.vertices.find((v) => v.name === 'throttle')!;
+    const busy = Array.from(throttle.subtasks!.rates.busyTimeMsPerSecond);
+    const idle = Array.from(throttle.subtasks!.rates.idleTimeMsPerSecond);
+    const backPressured = Array.from(throttle.subtasks!.rates.backPressuredTimeMsPerSecond);
+    busy.forEach((b, k) => expect(b + idle[k] + backPressured[k]).toBeCloseTo(1000, 0));
+    expect(new Set(jm.paths)).toEqual(new Set([`/jobs/${JOB}`, `/jobs/${JOB}/checkpoints`]));
+  });
+
+  it('says when the store falls silent, samples the JobManager meanwhile, and reads the store again when it answers', async () => {
+    let down = false;
+    const prometheus = await startReplayPrometheus({
+      alter: (_request, _body, res) => {
+        if (!down) return false;
+        json(res, 503, { status: 'error', errorType: 'unavailable', error: 'the store is restarting' });
+        return true;
+      },
+    });
+    open.push(prometheus);
+    let now = START + 60_000;
+    const { jm, history, watcher } = await watching(() => now, prometheus);
+    await watcher.sampleNow('c', JOB);
+    const fromStore = history.samples.window('c', JOB, 0, Infinity).length;
+
+    down = true;
+    now += 30_000;
+    await watcher.sampleNow('c', JOB);
+    const events = () => history.events.list('c', JOB).map((e) => e.kind);
+    expect(events()).toContain('store-silent');
+    expect(jm.paths.some((p) => p.includes('/vertices/'))).toBe(true);
+    const during = history.samples.window('c', JOB, 0, Infinity);
+    expect(during.length).toBe(fromStore + 1);
+    expect(during.at(-1)!.source).toBeUndefined();
+
+    down = false;
+    now += 30_000;
+    await watcher.sampleNow('c', JOB);
+    expect(events()).toContain('store-answers');
+    const after = history.samples.window('c', JOB, 0, Infinity);
+    expect(after.at(-1)!.source).toBe('prometheus');
+    expect(after.at(-1)!.t).toBeGreaterThan(during.at(-1)!.t);
+  });
+});
