@@ -57,8 +57,8 @@ export async function addCluster(browser: Browser, appUrl: string, clusterUrl: s
     await page.getByLabel('Name', { exact: true }).fill(name);
     await page.getByLabel('REST URL').fill(clusterUrl);
     await page.getByRole('button', { name: /^Check and save/ }).click();
-    await page.getByRole('link', { name: 'Open cluster' }).click();
-    await page.waitForURL(/#\/clusters\/[^/]+$/);
+    // Saving a new cluster opens its page (an edit shows an "Open cluster" link instead).
+    await page.waitForURL(/#\/clusters\/(?!new$)[^/]+$/);
     return decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
   } finally {
     await page.close();
