@@ -146,6 +146,7 @@ function print(cluster: TestCluster, vertices: number, web: Measured, page: Meas
 }
 
 async function main(): Promise<void> {
+  const started = performance.now();
   const cluster = await findCluster();
   const job = cluster ? await fetch(`${cluster.restUrl}/jobs/${cluster.jobId}`).then((r) => (r.ok ? (r.json() as Promise<{ state: string; vertices: unknown[] }>) : undefined), () => undefined) : undefined;
   if (!cluster || !job) {
@@ -170,6 +171,7 @@ async function main(): Promise<void> {
     await browser.close();
     await proxy.close();
   }
+  console.log(`  (this case took ${((performance.now() - started) / 60_000).toFixed(1)} min)`);
 }
 
 await main();
