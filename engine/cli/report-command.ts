@@ -38,9 +38,9 @@ interface ReportOptions extends Partial<ConnectionOptions> {
 
 /**
  * `flink-ops report` and `flink-ops bundle`: a job's skew report (CSV, JSON, HTML) and its incident bundle, from the
- * console's history whenever it has samples of the job in the window, else by sampling it for the window now; `--from-bundle` makes the
- * report again from a saved bundle, the same bytes each time. Output is written to a temporary file and renamed: an
- * interrupted or failed run leaves no partial file behind.
+ * console's history whenever it has samples of the job in the window, else by sampling it for the window now;
+ * `--from-bundle` makes the report again from a saved bundle, the same bytes each time. Output is written to a
+ * temporary file and renamed: an interrupted or failed run leaves no partial file behind.
  */
 export function registerReportCommands(program: Command): void {
   const connection = (command: Command) =>
