@@ -1,10 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
+import { addCluster, startConsole, type ConsoleApp } from './console-app.ts';
 import { syntheticJob, type SyntheticJob } from './synthetic-job-model.ts';
 
 /**
@@ -134,64 +135,6 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-interface ConsoleApp {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** `flink-ops app --web` with its own data directory, as the e2e tests start it. */
-async function startConsole(): Promise<ConsoleApp> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'flink-ops-bench-'));
-  const child: ChildProcess = spawn(process.execPath, ['engine/cli/flink-ops.mjs', 'app', '--web', '--port', '0', '--data-dir', dataDir, '--no-local-engine'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  const stop = async (): Promise<void> => {
-    if (child.exitCode == null && child.signalCode == null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the console printed no URL:\n${out}`)), 60_000);
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the console exited (${code}):\n${out}`)));
-  }).catch(async (error) => {
-    await stop();
-    throw error;
-  });
-  return { url, pid: child.pid!, stop };
-}
-
-/** Adds the synthetic cluster through the form, as a user does; returns its id. */
-async function addCluster(browser: Browser, appUrl: string, clusterUrl: string): Promise<string> {
-  const page = await browser.newPage();
-  try {
-    await page.goto(appUrl);
-    await page.getByRole('link', { name: 'Add cluster' }).first().click();
-    await page.getByLabel('Name', { exact: true }).fill('synthetic');
-    await page.getByLabel('REST URL').fill(clusterUrl);
-    await page.getByRole('button', { name: /^Check and save/ }).click();
-    await page.getByRole('link', { name: 'Open cluster' }).click();
-    await page.waitForURL(/#\/clusters\/[^/]+$/);
-    return decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
-  } finally {
-    await page.close();
-  }
 }
 
 /** In the page: long tasks as they happen, and helpers to record frames. */

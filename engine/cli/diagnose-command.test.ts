@@ -39,6 +39,13 @@ describe('flink-ops diagnose', () => {
     expect(stdout).toMatch(new RegExp(`Checkpoint outliers\\n {2}checkpoint \\d+: subtask ${acme.subtask} of tenant-cost started its checkpoint [\\d.]+ s late`));
   });
 
+  it('reads the three minutes a watch has of a longer window from the history, and says so in one line, instead of sampling it', async () => {
+    const { code, stdout, stderr } = await run(['diagnose', '--url', engine.url, '--job', 'gatewaymeter', '--window', '5m', '--data-dir', dataDir]);
+    expect(stderr).toMatch(/^From the console's history: 3 min of the 5 min asked \(\S+Z to \S+Z\), since the app started watching the job; the time before is not sampled\.\n$/);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^gatewaymeter \([0-9a-f]{32}\) RUNNING: 18 samples over 3 min \(from the console's history, 3 min of the 5 min asked\)/);
+  });
+
   it('prints the same as JSON that matches its documented schema', async () => {
     const { code, stdout } = await run(['diagnose', '--url', engine.url, '--job', 'gatewaymeter', '--data-dir', dataDir, '--json']);
     expect(code).toBe(0);

@@ -8,6 +8,8 @@ import type { JobDiagnosis } from '../contracts/diagnosis.ts';
 import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../diagnosis/history-windows.ts';
 import { readJobWindow } from '../diagnosis/read-window.ts';
 import { EngineError } from '../flink-rest/errors.ts';
+import { isEndedJobState } from '../flink-rest/job-states.ts';
+import { formatSpan } from '../analysis/root-cause.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import type { JobSample } from '../history/job-sample.ts';
@@ -19,6 +21,7 @@ import { CliError, EXIT } from './cli-error.ts';
 import { attachChecked, resolveJob, type ConnectionOptions } from './cluster-commands.ts';
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
 import { appDataDir, openHistoryStore } from './data-dir.ts';
+import { coverageInStore, coverageLine } from './history-coverage.ts';
 import { formatDiagnosis } from './format-diagnosis.ts';
 import { printableLines, terminalJson } from './terminal-text.ts';
 
@@ -32,8 +35,9 @@ interface DiagnoseOptions extends Partial<ConnectionOptions> {
 
 /**
  * `flink-ops diagnose`: the root cause in one sentence, the hot subtasks per vertex with Flink's skew figures, and
- * what was not known, over a window. From the console's history when it watches the job (the app keeps a shown or
- * pinned job sampled), else by sampling the job for the window now. Exit 0 whatever it finds.
+ * what was not known, over a window. From the console's history whenever it has samples of the job in the window (the
+ * app keeps a shown or pinned job sampled; a job it no longer watches keeps the samples it took), else by sampling
+ * the job for the window now. Exit 0 whatever it finds.
  */
 export function registerDiagnoseCommand(program: Command): void {
   program
@@ -41,7 +45,7 @@ export function registerDiagnoseCommand(program: Command): void {
     .description('Why is a job slow: the backpressure root cause, per-subtask skew and hot subtasks over a window')
     .option('--url <url>', 'REST URL of the JobManager, e.g. http://127.0.0.1:8081')
     .option('--job <id|name>', 'job id (32 hex) or job name')
-    .option('--window <duration>', 'how far back to look: 60s, 5m, 1h (sampled now when the history does not cover it)', '60s')
+    .option('--window <duration>', 'how far back to look: 60s, 5m, 1h (from the history as far as it has the job, sampled now when it has nothing)', '60s')
     .option('--json', 'print the diagnosis as JSON (schema: --json-schema)')
     .option('--json-schema', 'print the JSON Schema of --json and exit')
     .option('--data-dir <dir>', "the app's data folder, to read its history of watched jobs (default: the app's own, if any)")
@@ -63,8 +67,8 @@ export function registerDiagnoseCommand(program: Command): void {
       let diagnosis: JobDiagnosis | undefined;
       let source = '';
       try {
-        const watched = store ? fromHistory(store, job.id, windowMs, check.metricsFetchIntervalMs) : undefined;
-        if (watched) ({ diagnosis, source } = watched);
+        const recorded = store ? fromHistory(store, job.id, windowMs, check.metricsFetchIntervalMs, isEndedJobState(job.state)) : undefined;
+        if (recorded) ({ diagnosis, source } = recorded);
       } finally {
         await store?.close();
       }
@@ -97,17 +101,20 @@ function openStore(dataDir: string | undefined): HistoryStore | undefined {
   return openHistoryStore(dataDir);
 }
 
-/** The window from the app's history, when it watched the job through the whole window until (about) now. */
-function fromHistory(store: HistoryStore, jobId: string, windowMs: number, intervalMs: number): { diagnosis: JobDiagnosis; source: string } | undefined {
-  const sampled = store.samples.jobs().filter((j) => j.jobId === jobId)[0];
-  if (!sampled) return undefined;
-  // The app samples a watched job at the fetch interval: an older last sample means it is not watching any more.
-  const fresh = Date.now() - sampled.lastSampleAt <= Math.max(3 * intervalMs, 60_000);
-  const covers = sampled.lastSampleAt - sampled.firstSampleAt >= windowMs - Math.max(intervalMs, 10_000);
-  if (!fresh || !covers) return undefined;
-  const window = readJobWindow(store, sampled.clusterId, jobId, sampled.lastSampleAt - windowMs, sampled.lastSampleAt);
-  const checkpoints = window.samples > 0 ? newestCheckpointOutliers(store, sampled.clusterId, jobId, window.from, window.to) : null;
-  return { diagnosis: diagnoseWindow(window, windowMs, checkpoints), source: "from the console's history" };
+/**
+ * The window from the app's history, whenever it has samples inside it: all of it while the app watches the job, else
+ * the part it recorded, said in one line on stderr. Undefined when it has none: then the job is sampled now.
+ */
+function fromHistory(store: HistoryStore, jobId: string, windowMs: number, intervalMs: number, ended: boolean): { diagnosis: JobDiagnosis; source: string } | undefined {
+  const now = Date.now();
+  const coverage = coverageInStore(store, jobId, windowMs, intervalMs, now, ended);
+  if (!coverage) return undefined;
+  const line = coverageLine(coverage, windowMs, now);
+  if (line) process.stderr.write(line);
+  const window = readJobWindow(store, coverage.clusterId, jobId, coverage.endAt - windowMs, coverage.endAt);
+  const checkpoints = window.samples > 0 ? newestCheckpointOutliers(store, coverage.clusterId, jobId, window.from, window.to) : null;
+  const source = coverage.whole ? "from the console's history" : `from the console's history, ${formatSpan(coverage.to - coverage.from)} of the ${formatSpan(windowMs)} asked`;
+  return { diagnosis: diagnoseWindow(window, windowMs, checkpoints), source };
 }
 
 /** Samples the job for the window at the cluster's metrics fetch interval (faster returns the same figures). */

@@ -20,6 +20,7 @@ import { escapedForTerminal } from './terminal-text.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attachChecked, resolveJob, type ConnectionOptions } from './cluster-commands.ts';
 import { appDataDir, openHistoryStore } from './data-dir.ts';
+import { coverageInStore, coverageLine } from './history-coverage.ts';
 import { parseWindow } from './diagnose-command.ts';
 import { checkWritable, writeAtomically } from './write-output.ts';
 import { isEndedJobState } from '../flink-rest/job-states.ts';
@@ -37,16 +38,16 @@ interface ReportOptions extends Partial<ConnectionOptions> {
 
 /**
  * `flink-ops report` and `flink-ops bundle`: a job's skew report (CSV, JSON, HTML) and its incident bundle, from the
- * console's history when the app watches the job, else by sampling it for the window now; `--from-bundle` makes the
- * report again from a saved bundle, the same bytes each time. Output is written to a temporary file and renamed: an
- * interrupted or failed run leaves no partial file behind.
+ * console's history whenever it has samples of the job in the window, else by sampling it for the window now;
+ * `--from-bundle` makes the report again from a saved bundle, the same bytes each time. Output is written to a
+ * temporary file and renamed: an interrupted or failed run leaves no partial file behind.
  */
 export function registerReportCommands(program: Command): void {
   const connection = (command: Command) =>
     command
       .option('--url <url>', 'REST URL of the JobManager, e.g. http://127.0.0.1:8081')
       .option('--job <id|name>', 'job id (32 hex) or job name')
-      .option('--window <duration>', 'how far back: 60s, 5m, 1h (sampled now when the history does not cover it)', '60s')
+      .option('--window <duration>', 'how far back: 60s, 5m, 1h (from the history as far as it has the job, sampled now when it has nothing)', '60s')
       .option('--data-dir <dir>', "the app's data folder, to read its history of watched jobs (default: the app's own, if any)")
       .option('--timeout <ms>', 'request timeout in ms', String(DEFAULT_TIMEOUT_MS))
       .option('--ca-file <pem>', 'extra CA certificates for https')
@@ -70,7 +71,7 @@ export function registerReportCommands(program: Command): void {
     if (options.out) checkWritable(options.out);
     const chunks = options.fromBundle
       ? await reportFromBundle(readBundle(options.fromBundle), format)
-      : await withWindowStore(options, ({ store, cluster, jobId, windowMs }) => renderReportChunks(readSkewReport(store, cluster, jobId, windowMs), format));
+      : await withWindowStore(options, ({ store, cluster, jobId, windowMs, endAt }) => renderReportChunks(readSkewReport(store, cluster, jobId, windowMs, { endAt }), format));
     if (options.out) writeAtomically(options.out, chunks);
     // To a file the report is written as is; to stdout, nothing in it acts on a terminal.
     else for (const chunk of chunks) process.stdout.write(escapedForTerminal(chunk));
@@ -83,8 +84,8 @@ export function registerReportCommands(program: Command): void {
       .requiredOption('--out <file>', 'the bundle file (.flinkops-bundle)'),
   ).action(async (options: ReportOptions & { out: string }) => {
     checkWritable(options.out);
-    const bytes = await withWindowStore(options, async ({ store, cluster, jobId, windowMs, client, appStore }) => {
-      const report = readSkewReport(store, cluster, jobId, windowMs);
+    const bytes = await withWindowStore(options, async ({ store, cluster, jobId, windowMs, endAt, client, appStore }) => {
+      const report = readSkewReport(store, cluster, jobId, windowMs, { endAt });
       const [jobGraph, exceptions] = await Promise.all([
         fetchJobGraph(client, cluster.id, jobId).catch(() => null),
         fetchJobExceptions(client, cluster.id, jobId).catch(() => null),
@@ -131,14 +132,17 @@ interface WindowStore {
   cluster: ReportCluster;
   jobId: string;
   windowMs: number;
+  /** Where the window ends: the newest sample, or now when the history has only part of the window. */
+  endAt?: number;
   client: Awaited<ReturnType<typeof attachChecked>>['client'];
   /** The app's history, when the window came from it (for the journal). */
   appStore: HistoryStore | undefined;
 }
 
 /**
- * A history store holding the job's window: the app's, when it watched the job through the window (or the job has
- * ended and the app has its history), else a temporary one the CLI fills by sampling the job for the window now.
+ * A history store holding the job's window: the app's, whenever it has samples of the job inside the window (all of
+ * it while the app watches the job, else the part it recorded, said in one line on stderr), else a temporary one the
+ * CLI fills by sampling the job for the window now.
  */
 async function withWindowStore<T>(options: ReportOptions, work: (w: WindowStore) => T | Promise<T>): Promise<T> {
   if (!options.url) throw new CliError(EXIT.badArguments, "required option '--url <url>' not specified");
@@ -150,14 +154,13 @@ async function withWindowStore<T>(options: ReportOptions, work: (w: WindowStore)
 
   const appStore = !options.dataDir && !existsSync(path.join(appDataDir(), 'history')) ? undefined : openHistoryStore(options.dataDir);
   try {
-    const sampled = appStore?.samples.jobs().find((j) => j.jobId === job.id);
-    if (appStore && sampled) {
-      const fresh = Date.now() - sampled.lastSampleAt <= Math.max(3 * check.metricsFetchIntervalMs, 60_000);
-      const covers = sampled.lastSampleAt - sampled.firstSampleAt >= windowMs - Math.max(check.metricsFetchIntervalMs, 10_000);
-      if (ended || (fresh && covers)) {
-        const cluster = { id: sampled.clusterId, name: null, url: options.url, flinkVersion: check.flinkVersion };
-        return await work({ store: appStore, cluster, jobId: job.id, windowMs, client, appStore });
-      }
+    const now = Date.now();
+    const coverage = appStore ? coverageInStore(appStore, job.id, windowMs, check.metricsFetchIntervalMs, now, ended) : undefined;
+    if (appStore && coverage) {
+      const line = coverageLine(coverage, windowMs, now);
+      if (line) process.stderr.write(line);
+      const cluster = { id: coverage.clusterId, name: null, url: options.url, flinkVersion: check.flinkVersion };
+      return await work({ store: appStore, cluster, jobId: job.id, windowMs, endAt: coverage.endAt, client, appStore });
     }
   } finally {
     await appStore?.close();

@@ -11,14 +11,15 @@ import { buildSkewReport, type ReportCluster, type ReportHotKey, type SkewReport
 export const REPORT_MAXIMA: readonly RateColumn[] = ['busyTimeMsPerSecond', 'backPressuredTimeMsPerSecond', 'idleTimeMsPerSecond'];
 
 /**
- * A job's skew report over "the last `windowMs`" of its history, ending at its newest sample (as the diagnosis does):
+ * A job's skew report over "the last `windowMs`" of its history, ending at its newest sample (as the diagnosis does)
+ * or at `endAt` (the CLI's now, for a job the app recorded but no longer watches: the history has part of the window):
  * the one way a report is made, whether the samples came from the app's watch, the CLI sampling now or a bundle.
  * Reads the window vertex by vertex (see read-window.ts), so a 200 × 1,024 job never holds the whole window.
  */
-export function readSkewReport(store: HistoryStore, cluster: ReportCluster, jobId: string, windowMs: number, hotKeys?: ReportHotKey[] | null): SkewReport {
+export function readSkewReport(store: HistoryStore, cluster: ReportCluster, jobId: string, windowMs: number, options: { hotKeys?: ReportHotKey[] | null; endAt?: number } = {}): SkewReport {
   const sampled = store.samples.job(cluster.id, jobId);
   if (!sampled) throw new EngineError('not-found', `The history has no samples of job ${jobId} on ${cluster.name ?? cluster.id}.`);
-  const to = sampled.lastSampleAt;
+  const to = options.endAt ?? sampled.lastSampleAt;
   const window = readJobWindow(store, cluster.id, jobId, to - windowMs, to, { maxima: REPORT_MAXIMA });
   const outliers = window.samples > 0 ? newestCheckpointOutliers(store, cluster.id, jobId, window.from, window.to) : null;
   const diagnosis = { ...diagnoseWindow(window, windowMs, outliers), clusterId: cluster.id, jobId };
@@ -30,7 +31,7 @@ export function readSkewReport(store: HistoryStore, cluster: ReportCluster, jobI
     events: window.samples > 0 ? store.events.list(cluster.id, jobId, window.from, window.to).map(({ t, kind, message }) => ({ t, kind, message })) : [],
     checkpoints,
     checkpointStartDelays: startDelays(store, cluster.id, jobId, checkpoints),
-    hotKeys,
+    hotKeys: options.hotKeys,
   });
 }
 

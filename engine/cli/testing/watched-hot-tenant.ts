@@ -13,11 +13,12 @@ export interface WatchedHotTenant {
 
 /**
  * The app watched hot-tenant (with checkpoints, as the app runs it) for three minutes: its history holds the samples
- * and the checkpoints, ending now. The engine runs on a virtual clock, stopped, so what the CLI reads from the cluster
- * and from the history cannot drift apart, and nothing moves between two runs.
+ * and the checkpoints, ending now, or `stoppedAgoMs` ago (the app no longer watches the job). The engine runs on a
+ * virtual clock, stopped, so what the CLI reads from the cluster and from the history cannot drift apart, and nothing
+ * moves between two runs.
  */
-export async function watchedHotTenant(dirs: { make(): string }): Promise<WatchedHotTenant> {
-  const clock = new ManualClock(Date.now() - 180_000);
+export async function watchedHotTenant(dirs: { make(): string }, { stoppedAgoMs = 0 } = {}): Promise<WatchedHotTenant> {
+  const clock = new ManualClock(Date.now() - stoppedAgoMs - 180_000);
   const engine = await startLocalEngine({ scenario: 'hot-tenant', port: 0, time: 'manual', clock, checkpointDir: dirs.make(), checkpointIntervalMs: 10_000 });
   const dataDir = dirs.make();
   const store = HistoryStore.open(path.join(dataDir, 'history'), { now: () => clock.now() });
