@@ -9,6 +9,7 @@ import { EngineError } from '../flink-rest/errors.ts';
 import { flinkBasics, json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
 import { ManualClock } from '../local/time/clock.ts';
+import { startReplayPrometheus } from '../prometheus/testing/replay-prometheus.ts';
 import { createEngine } from './create-engine.ts';
 import { localEngineCluster } from './local-engine-cluster.ts';
 
@@ -25,6 +26,7 @@ beforeEach(async () => {
   // Stands in for a cluster's front door only: the store and secret handling are under test here.
   server = await startHostileServer((req, res) => {
     authorizations.push(req.headers.authorization);
+    if (req.url === '/jobs/overview') return json(res, 200, { jobs: [] });
     if (!flinkBasics(req, res)) json(res, 200, { taskmanagers: 2, 'slots-total': 4, 'slots-available': 1, 'jobs-running': 1, 'jobs-finished': 0, 'jobs-cancelled': 0, 'jobs-failed': 0, 'flink-version': '2.2.1' });
   });
 });
@@ -44,6 +46,27 @@ describe('createEngine: saved clusters', () => {
     const file = readFileSync(path.join(dataDir, 'config.json'), 'utf8');
     expect(file).toContain('"prod"');
     expect(file).not.toContain('tok-SECRET-1');
+  });
+
+  it('saves a metrics store beside the cluster: checked, its secret kept apart and never on disk; an unreachable one is not saved', async () => {
+    const prometheus = await startReplayPrometheus();
+    try {
+      const engine = newEngine();
+      const store = { url: `${prometheus.url}/`, auth: { kind: 'bearer' as const, token: 'prom-SECRET-2' } };
+      const { cluster, check } = await engine.clusters.save({ name: 'prod', url: server.url, auth: { kind: 'bearer', token: 'tok-1' }, metricsStore: store });
+      expect(check.metricsStore).toMatchObject({ reachable: true, usable: true, version: '2.42.0+ds' });
+      expect(check.metricsStore!.findings[0]).toMatch(/answers as a Prometheus query API, version 2\.42\.0\+ds/);
+      expect(cluster.metricsStore).toEqual({ url: prometheus.url, auth: { kind: 'bearer', hasSecret: true } });
+      expect(await engine.clusters.list()).toEqual([cluster]);
+      expect(readFileSync(path.join(dataDir, 'config.json'), 'utf8')).not.toContain('prom-SECRET-2');
+
+      const unreachable = { ...store, url: 'http://127.0.0.1:1' };
+      const error = await engine.clusters.save({ id: cluster.id, name: 'prod', url: server.url, auth: { kind: 'bearer' }, metricsStore: unreachable }).catch((e: unknown) => e);
+      expect((error as EngineError).info.message).toMatch(/^Not saved: .*127\.0\.0\.1:1/);
+      expect((await engine.clusters.list())[0].metricsStore?.url).toBe(prometheus.url);
+    } finally {
+      await prometheus.close();
+    }
   });
 
   it('does not save a cluster that fails the check', async () => {

@@ -50,7 +50,7 @@ export class ClustersService implements ClustersApi {
     keep(this.secrets, stored.id, secret);
     keep(this.secrets, metricsStoreSecretKey(stored.id), storeSecret);
     this.registry.forgetConnection(stored.id);
-    return { cluster: toClusterConfig(stored, secret !== undefined), check };
+    return { cluster: toClusterConfig(stored, secret !== undefined, false, storeSecret !== undefined), check };
   }
 
   async remove(clusterId: string) {
