@@ -34,19 +34,22 @@ export class MetricsStores {
     const connection = this.registry.connection(clusterId);
     let step = this.steps.get(store);
     if (!step) {
-      step = this.stepOf(store, connection.client, async () => (await connection.check()).metricsFetchIntervalMs);
+      step = connection.check().then((check) => storeStepMs(store, connection.client, check.metricsFetchIntervalMs));
       this.steps.set(store, step);
       step.catch(() => this.steps.delete(store));
     }
     return { store, stepMs: await step, backfillMs: STORE_BACKFILL_MS };
   }
+}
 
-  /** The scrape interval, never below the JobManager's metrics fetch interval (finer steps repeat the same figures). */
-  private async stepOf(store: FlinkRestClient, cluster: FlinkRestClient, fetchIntervalMs: () => Promise<number>): Promise<number> {
-    const found = await checkMetricsStore(store, await currentJobIds(cluster));
-    const scrape = found.scrapeIntervalMs ?? DEFAULT_STEP_MS;
-    return Math.max(Math.round(scrape / 1000) * 1000, await fetchIntervalMs(), 1000);
-  }
+/**
+ * The step to read a store at: its scrape interval (finer steps repeat the same figures), never below the
+ * JobManager's metrics fetch interval, whole seconds.
+ */
+export async function storeStepMs(store: FlinkRestClient, cluster: FlinkRestClient, fetchIntervalMs: number): Promise<number> {
+  const found = await checkMetricsStore(store, await currentJobIds(cluster));
+  const scrape = found.scrapeIntervalMs ?? DEFAULT_STEP_MS;
+  return Math.max(Math.round(scrape / 1000) * 1000, fetchIntervalMs, 1000);
 }
 
 /** The cluster's running jobs, newest first: whose series the store should hold. */
