@@ -18,6 +18,8 @@ export const MAX_POINTS_PER_SERIES = 11_000;
 export const MAX_POINTS_PER_QUERY = 500_000;
 
 const RUNNING = stateCode('RUNNING');
+/** A vertex whose series include this one has the accumulated times (the subtask's clock). */
+const CLOCK_SERIES = seriesName(COUNTER_METRIC.accumulatedBusyMs);
 
 export interface ReadWindowOptions {
   signal?: AbortSignal;
@@ -103,7 +105,13 @@ export async function readWindow(client: FlinkRestClient, layout: JobLayout, fro
       const answers = await Promise.all(groups.map((vertexId) => rangeQuery(SAMPLE_METRICS, vertexId, chunk)));
       series = answers.flatMap((a) => a.series);
       // Flink before 1.16 has no accumulated times: the per-second gauges of those vertices, second best.
-      const withoutClock = layout.vertices.filter((v) => series.some((s) => s.metric[LABEL.taskId] === v.id) && !series.some((s) => s.metric[LABEL.taskId] === v.id && s.metric.__name__ === seriesName(COUNTER_METRIC.accumulatedBusyMs)));
+      const withSeries = new Set<string>();
+      const withClock = new Set<string>();
+      for (const s of series) {
+        withSeries.add(s.metric[LABEL.taskId]);
+        if (s.metric.__name__ === CLOCK_SERIES) withClock.add(s.metric[LABEL.taskId]);
+      }
+      const withoutClock = layout.vertices.filter((v) => withSeries.has(v.id) && !withClock.has(v.id));
       const gauges = await Promise.all(withoutClock.map((v) => rangeQuery(Object.values(PER_SECOND_METRIC), v.id, chunk)));
       series.push(...gauges.flatMap((a) => a.series));
       for (const w of [...answers, ...gauges].flatMap((a) => a.warnings)) warnings.add(printable(w).slice(0, 300));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../flink-rest/endpoints.ts';
+import { jobLayoutOf } from './job-layout.ts';
 import type { RateColumn } from '../history/job-sample.ts';
 import { QueryRangeAnswer, type RangeSeries } from './prometheus-schemas.ts';
 import { COUNTER_METRIC, PER_SECOND_METRIC, SAMPLE_METRICS, seriesName } from './reporter-series.ts';
@@ -23,15 +24,7 @@ function matrixOf(metric: string): RangeSeries[] {
 }
 
 const details = endpoints.jobDetails.response.parse(JSON.parse(readFileSync(path.join(DIR, 'flink-job.json'), 'utf8')));
-const layout: JobLayout = {
-  clusterId: 'recorded',
-  jobId: details.jid,
-  jobName: details.name,
-  jobStartTime: details['start-time'],
-  vertices: details.vertices.map((v) => ({ id: v.id, name: v.name, parallelism: v.parallelism, maxParallelism: v.maxParallelism ?? null, status: v.status })),
-  edges: [],
-  taskManagers: [],
-};
+const layout: JobLayout = jobLayoutOf('recorded', details);
 const grid = { from: manifest.window.start * 1000, to: manifest.window.end * 1000, stepMs: manifest.window.stepS * 1000 };
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
@@ -77,6 +70,17 @@ describe('samples from a real Prometheus of a real Flink 2.3.0', () => {
       });
     });
   }
+
+  it('the job\'s edges from its plan, and TaskManagers named by the REST API\'s ids (a standalone TaskManager: host:port-suffix)', () => {
+    expect(layout.edges.map((e) => [e.source, e.target])).toEqual([
+      [layout.vertices[0].id, layout.vertices[1].id],
+      [layout.vertices[1].id, layout.vertices[2].id],
+    ]);
+    const restTm = { id: '127.0.0.1:36173-09a991', endpoint: '127.0.0.1:36173' };
+    const named = toJobSamples({ ...layout, taskManagers: [restTm] }, SAMPLE_METRICS.flatMap(matrixOf), grid).samples.at(-1)!;
+    expect(named.taskManagers).toContainEqual(restTm);
+    expect(named.edges).toBe(layout.edges);
+  });
 
   it('the busiest subtask is the one Flink names: throttle #0 at 1,000 ms/s, its sibling at about 320', () => {
     const last = converted.samples.at(-1)!;
