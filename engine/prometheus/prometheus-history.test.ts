@@ -123,6 +123,7 @@ describe('readWindow', () => {
       readWindow(client, { ...layout, vertices: [{ ...layout.vertices[0], id: 'Source: events' }] }, FROM, TO, STEP),
       readWindow(client, layout, FROM, TO, 500),
       readWindow(client, layout, TO, FROM, STEP),
+      readWindow(client, layout, 0, 7 * 86_400_000, 1_000),
     ];
     for (const attempt of bad) await expect(attempt).rejects.toSatisfy((e) => e instanceof EngineError && e.info.kind === 'invalid-input');
     expect(server.requests).toEqual([]);
