@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorKind } from '../contracts/errors.ts';
 import { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
+import { jobLayoutOf } from './job-layout.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { checkMetricsStore } from './prometheus-check.ts';
@@ -19,14 +20,7 @@ import type { JobLayout } from './to-job-samples.ts';
  */
 const manifest = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'manifest.json'), 'utf8')) as { window: { start: number; end: number; stepS: number } };
 const details = endpoints.jobDetails.response.parse(JSON.parse(readFileSync(path.join(RECORDED_DIR, 'flink-job.json'), 'utf8')));
-const layout: JobLayout = {
-  clusterId: 'recorded',
-  jobId: details.jid,
-  jobName: details.name,
-  jobStartTime: details['start-time'],
-  vertices: details.vertices.map((v) => ({ id: v.id, name: v.name, parallelism: v.parallelism, maxParallelism: v.maxParallelism ?? null, status: v.status })),
-  edges: [],
-};
+const layout: JobLayout = jobLayoutOf('recorded', details);
 const FROM = manifest.window.start * 1000;
 const TO = manifest.window.end * 1000;
 const STEP = manifest.window.stepS * 1000;

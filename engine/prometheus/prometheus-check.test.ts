@@ -92,6 +92,15 @@ describe('checkMetricsStore', () => {
     expect(check.findings).toEqual([`${html.url} answered GET /api/v1/status/buildinfo with an HTML page, not the Prometheus HTTP API: is this the query API's URL (Mimir: …/prometheus)?`]);
   });
 
+  it('a step that fails is its finding, and the next step still runs', async () => {
+    const { client } = await replay({ alter: (req, _body, res) => (req.query.get('query')?.startsWith('count by') ? (json(res, 422, { status: 'error', errorType: 'execution', error: 'query processing would load too many samples' }), true) : false) });
+    const check = await checkMetricsStore(client, [JOB], now);
+    expect(check.findings.slice(1)).toEqual([
+      `${client.baseUrl} answered 422 to GET /api/v1/query: query processing would load too many samples`,
+      'Its scrape interval is not known: there is no series of this cluster to measure it by.',
+    ]);
+  });
+
   it('reads Go durations as Prometheus writes scrape intervals', () => {
     expect(['15s', '1m30s', '500ms', '1h', '2.5s'].map(parseGoDuration)).toEqual([15_000, 90_000, 500, 3_600_000, 2_500]);
     expect(['', '15', 's', '-5s', '5 s'].map(parseGoDuration)).toEqual([undefined, undefined, undefined, undefined, undefined]);

@@ -56,34 +56,47 @@ export async function checkMetricsStore(client: FlinkRestClient, currentJobIds: 
   if (asked.length === 0) {
     check.findings.push('No job runs on the cluster now: whether the store holds its series is checked once one does.');
   } else {
-    const answer = await askStore(client, prometheusEndpoints.query, { query: liveJobsQuery(PROBE_METRIC, asked), time });
-    const rows = answer.data.resultType === 'vector' ? answer.data.result : [];
-    const found = new Set(rows.map((r) => r.metric[LABEL.jobId]));
-    check.jobsWithSeries = asked.filter((id) => found.has(id));
-    check.jobsWithoutSeries = asked.filter((id) => !found.has(id));
-    for (const r of rows) if (asked.includes(r.metric[LABEL.jobId])) targets.push({ job: r.metric.job ?? '', instance: r.metric.instance ?? '' });
-    check.findings.push(seriesSentence(asked.length, currentJobIds.length, check.jobsWithSeries.length, check.jobsWithoutSeries));
+    await orSaid(check, async () => {
+      const answer = await askStore(client, prometheusEndpoints.query, { query: liveJobsQuery(PROBE_METRIC, asked), time });
+      const rows = answer.data.resultType === 'vector' ? answer.data.result : [];
+      const found = new Set(rows.map((r) => r.metric[LABEL.jobId]));
+      check.jobsWithSeries = asked.filter((id) => found.has(id));
+      check.jobsWithoutSeries = asked.filter((id) => !found.has(id));
+      for (const r of rows) if (asked.includes(r.metric[LABEL.jobId])) targets.push({ job: r.metric.job ?? '', instance: r.metric.instance ?? '' });
+      check.findings.push(seriesSentence(asked.length, currentJobIds.length, check.jobsWithSeries.length, check.jobsWithoutSeries));
+    });
   }
 
-  const fromTargets = await scrapeIntervalOfTargets(client, targets);
-  if (fromTargets) {
-    check.scrapeIntervalMs = fromTargets.maxMs;
-    check.scrapeIntervalFrom = 'targets';
-    const every = fromTargets.minMs === fromTargets.maxMs ? formatInterval(fromTargets.maxMs) : `${formatInterval(fromTargets.minMs)} to ${formatInterval(fromTargets.maxMs)}`;
-    check.findings.push(`It scrapes this cluster's TaskManagers every ${every}.`);
-  } else if (check.jobsWithSeries.length > 0) {
-    const spacing = await sampleSpacingMs(client, check.jobsWithSeries[0], time);
-    check.scrapeIntervalMs = spacing;
-    check.scrapeIntervalFrom = spacing === null ? null : 'samples';
-    check.findings.push(
-      spacing === null
-        ? 'Its scrape interval is not known: it lists no targets of this cluster, and its samples of the last 5 minutes are too few to measure.'
-        : `It scrapes this cluster's TaskManagers about every ${formatInterval(spacing)} (the spacing of its samples: it lists no targets of this cluster).`,
-    );
-  } else {
-    check.findings.push('Its scrape interval is not known: there is no series of this cluster to measure it by.');
-  }
+  await orSaid(check, async () => {
+    const fromTargets = await scrapeIntervalOfTargets(client, targets);
+    if (fromTargets) {
+      check.scrapeIntervalMs = fromTargets.maxMs;
+      check.scrapeIntervalFrom = 'targets';
+      const every = fromTargets.minMs === fromTargets.maxMs ? formatInterval(fromTargets.maxMs) : `${formatInterval(fromTargets.minMs)} to ${formatInterval(fromTargets.maxMs)}`;
+      check.findings.push(`It scrapes this cluster's TaskManagers every ${every}.`);
+    } else if (check.jobsWithSeries.length > 0) {
+      const spacing = await sampleSpacingMs(client, check.jobsWithSeries[0], time);
+      check.scrapeIntervalMs = spacing;
+      check.scrapeIntervalFrom = spacing === null ? null : 'samples';
+      check.findings.push(
+        spacing === null
+          ? 'Its scrape interval is not known: it lists no targets of this cluster, and its samples of the last 5 minutes are too few to measure.'
+          : `It scrapes this cluster's TaskManagers about every ${formatInterval(spacing)} (the spacing of its samples: it lists no targets of this cluster).`,
+      );
+    } else {
+      check.findings.push('Its scrape interval is not known: there is no series of this cluster to measure it by.');
+    }
+  });
   return check;
+}
+
+/** Runs one step of the check; a failure of it is its finding (one sentence), and the next step still runs. */
+async function orSaid(check: MetricsStoreCheck, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    failed(check, error);
+  }
 }
 
 function failed(check: MetricsStoreCheck, error: unknown): MetricsStoreCheck {

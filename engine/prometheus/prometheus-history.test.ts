@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
+import { jobLayoutOf } from './job-layout.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { json } from '../flink-rest/testdata/hostile-server.ts';
 import { QueryRangeAnswer } from './prometheus-schemas.ts';
@@ -13,14 +14,7 @@ import { toJobSamples, type JobLayout } from './to-job-samples.ts';
 
 const manifest = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'manifest.json'), 'utf8')) as { window: { start: number; end: number; stepS: number } };
 const details = endpoints.jobDetails.response.parse(JSON.parse(readFileSync(path.join(RECORDED_DIR, 'flink-job.json'), 'utf8')));
-const layout: JobLayout = {
-  clusterId: 'recorded',
-  jobId: details.jid,
-  jobName: details.name,
-  jobStartTime: details['start-time'],
-  vertices: details.vertices.map((v) => ({ id: v.id, name: v.name, parallelism: v.parallelism, maxParallelism: v.maxParallelism ?? null, status: v.status })),
-  edges: [],
-};
+const layout: JobLayout = jobLayoutOf('recorded', details);
 const FROM = manifest.window.start * 1000;
 const TO = manifest.window.end * 1000;
 const STEP = manifest.window.stepS * 1000;
@@ -129,6 +123,7 @@ describe('readWindow', () => {
       readWindow(client, { ...layout, vertices: [{ ...layout.vertices[0], id: 'Source: events' }] }, FROM, TO, STEP),
       readWindow(client, layout, FROM, TO, 500),
       readWindow(client, layout, TO, FROM, STEP),
+      readWindow(client, layout, 0, 7 * 86_400_000, 1_000),
     ];
     for (const attempt of bad) await expect(attempt).rejects.toSatisfy((e) => e instanceof EngineError && e.info.kind === 'invalid-input');
     expect(server.requests).toEqual([]);

@@ -16,8 +16,12 @@ export const MAX_POINTS_PER_SERIES = 11_000;
  * far under the endpoint's cap, and a chunk's samples stay small in memory.
  */
 export const MAX_POINTS_PER_QUERY = 500_000;
+/** Samples one read returns at most: a week at 10 s is 60,481; every sample is a whole job's columns in memory. */
+export const MAX_STEPS = 100_000;
 
 const RUNNING = stateCode('RUNNING');
+/** A vertex whose series include this one has the accumulated times (the subtask's clock). */
+const CLOCK_SERIES = seriesName(COUNTER_METRIC.accumulatedBusyMs);
 
 export interface ReadWindowOptions {
   signal?: AbortSignal;
@@ -65,6 +69,8 @@ export async function readWindow(client: FlinkRestClient, layout: JobLayout, fro
   for (const v of layout.vertices) checkedId(v.id, 'vertex');
   if (!(Number.isInteger(stepMs) && stepMs >= 1000)) throw new EngineError('invalid-input', `A step of ${stepMs} ms: give whole milliseconds, at least 1 s.`);
   if (!(to >= from)) throw new EngineError('invalid-input', `The window ends (${to}) before it starts (${from}).`);
+  const steps = Math.floor((to - from) / stepMs) + 1;
+  if (steps > MAX_STEPS) throw new EngineError('invalid-input', `${steps} steps of ${stepMs / 1000} s are more samples than a window holds (at most ${MAX_STEPS}): choose a coarser step.`);
   const subtasks = layout.vertices.reduce((sum, v) => sum + v.parallelism, 0);
   const budget = options.maxPointsPerQuery ?? MAX_POINTS_PER_QUERY;
   // One query for the whole job while a chunk of it holds a useful number of steps; else one per vertex.
@@ -104,8 +110,14 @@ export async function readWindow(client: FlinkRestClient, layout: JobLayout, fro
     try {
       const answers = await Promise.all(groups.map((vertexId) => rangeQuery(SAMPLE_METRICS, vertexId, chunk)));
       series = answers.flatMap((a) => a.series);
-      // Flink before 1.16 has no accumulated times: the per-second gauges of those vertices, second best.
-      const withoutClock = layout.vertices.filter((v) => series.some((s) => s.metric[LABEL.taskId] === v.id) && !series.some((s) => s.metric[LABEL.taskId] === v.id && s.metric.__name__ === seriesName(COUNTER_METRIC.accumulatedBusyMs)));
+      // A reporter without the accumulated times (an older Flink): those vertices' per-second gauges, second best.
+      const withSeries = new Set<string>();
+      const withClock = new Set<string>();
+      for (const s of series) {
+        withSeries.add(s.metric[LABEL.taskId]);
+        if (s.metric.__name__ === CLOCK_SERIES) withClock.add(s.metric[LABEL.taskId]);
+      }
+      const withoutClock = layout.vertices.filter((v) => withSeries.has(v.id) && !withClock.has(v.id));
       const gauges = await Promise.all(withoutClock.map((v) => rangeQuery(Object.values(PER_SECOND_METRIC), v.id, chunk)));
       series.push(...gauges.flatMap((a) => a.series));
       for (const w of [...answers, ...gauges].flatMap((a) => a.warnings)) warnings.add(printable(w).slice(0, 300));

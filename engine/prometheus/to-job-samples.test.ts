@@ -133,7 +133,7 @@ describe('Prometheus range matrices → JobSamples', () => {
   it('joins on ids only: series of another job, of an unknown vertex, beyond the parallelism or without an attempt are ignored and counted', () => {
     const other = steadyMatrix([steady({ vertexId: MAP, subtask: 0, jobId: 'f'.repeat(32), recordsPerSecond: 1e9 })], grid, 10_000);
     const unknownVertex = steadyMatrix([steady({ vertexId: 'c'.repeat(32), subtask: 0 })], grid, 10_000);
-    const beyond = steadyMatrix([steady({ vertexId: MAP, subtask: 2 })], grid, 10_000);
+    const beyond = steadyMatrix([steady({ vertexId: MAP, subtask: 128 })], grid, 10_000);
     const noAttempt = steadyMatrix([steady({ vertexId: MAP, subtask: 1, recordsPerSecond: 1e9 })], grid, 10_000).map((s) => ({ ...s, metric: { ...s.metric, task_attempt_num: '1e3' } }));
     // A task named like the job's vertex (names are sanitised and not unique): not joined on.
     const sameName = steadyMatrix([steady({ vertexId: 'd'.repeat(32), subtask: 0 })], grid, 10_000).map((s) => ({ ...s, metric: { ...s.metric, task_name: 'Map' } }));
@@ -141,11 +141,24 @@ describe('Prometheus range matrices → JobSamples', () => {
     expect(ignoredSeries).toEqual({
       'of another job': other.length,
       'of a vertex the job does not have': unknownVertex.length + sameName.length,
-      "with a subtask index outside its vertex's parallelism (a rescale?)": beyond.length,
+      "with a subtask index outside its vertex's max parallelism": beyond.length,
       'without an attempt number': noAttempt.length,
     });
     expect(rate(samples.at(-1)!, 1, 0, 'recordsInPerSecond')).toBeCloseTo(3000, 0);
     expect(rate(samples.at(-1)!, 1, 1, 'recordsInPerSecond')).toBeCloseTo(1000, 0);
+  });
+
+  it('a scale-down in the window: the steps before it have the subtasks beyond today\'s parallelism, with their figures', () => {
+    const rescaleAt = T0 + 60_000;
+    const before = [0, 1, 2].map((k) => steady({ vertexId: MAP, subtask: k, endAt: rescaleAt }));
+    const after = [0, 1].map((k) => steady({ vertexId: MAP, subtask: k, attempt: 1, startAt: rescaleAt + 1_000, recordsPerSecond: 1500 }));
+    const { samples, ignoredSeries } = toJobSamples(layout, steadyMatrix([...before, ...after], grid, 5_000), grid);
+    expect(ignoredSeries).toEqual({});
+    expect(samples.map((s) => s.vertices[1].parallelism)).toEqual([3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2]);
+    expect(samples[5].vertices[1].subtasks!.rates.recordsInPerSecond[2]).toBeCloseTo(1000, 0);
+    expect(samples.at(-1)!.vertices[1].subtasks!.rates.recordsInPerSecond[1]).toBeCloseTo(1500, 0);
+    // The layout's vertex is not changed by it.
+    expect(layout.vertices[1].parallelism).toBe(2);
   });
 
   it('reads duplicated series as one, points out of order as in order, and points off the grid not at all', () => {

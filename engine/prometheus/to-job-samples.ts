@@ -57,6 +57,8 @@ export interface ConvertedWindow extends ConversionNotes {
 /** Long.MIN_VALUE, Flink's "no watermark yet", as a float. */
 const NO_WATERMARK_BELOW = -9.2e18;
 const RUNNING = stateCode('RUNNING');
+/** Flink's largest max parallelism (2^15): a vertex without one has no subtask beyond it. */
+const MAX_SUBTASKS = 32_768;
 
 type MetricKind = { counter: CounterColumn } | { perSecond: RateColumn } | { watermark: true };
 const METRIC_KIND = new Map<string, MetricKind>([
@@ -79,7 +81,9 @@ interface AttemptSeries {
  * sampled the job at each step, so every analysis of the history reads them unchanged.
  *
  * - Joined on ids only: `job_id` (series of another job are ignored), `task_id` (a vertex of the layout),
- *   `subtask_index` (within the vertex's parallelism) and `task_attempt_num`.
+ *   `subtask_index` and `task_attempt_num`.
+ * - The parallelism at a step is the layout's (today's), or more where subtasks beyond it had a point there: the steps
+ *   before a scale-down. Steps before a scale-up show today's parallelism, the subtasks not yet deployed as gaps.
  * - Counters are the raw values of Flink's counters (exported as gauges) and its accumulated busy, back-pressured and
  *   idle times (`accumulate*TimeMs`), so `withRates` divides by the subtask's own clock exactly as for the JobManager's
  *   figures. Only where an attempt has none of the accumulated times at a step are Flink's per-second gauges taken as
@@ -102,12 +106,14 @@ export function toJobSamples(layout: JobLayout, series: readonly RangeSeries[], 
   const vertexIndex = new Map(layout.vertices.map((v, i) => [v.id, i]));
   // [vertex][subtask] → attempts, newest first once sorted.
   const attempts = layout.vertices.map((v) => Array.from({ length: v.parallelism }, () => new Map<number, AttemptSeries>()));
+  // Subtasks beyond today's parallelism are of steps before a scale-down: kept, up to the max parallelism.
+  const widest = layout.vertices.map((v) => v.maxParallelism ?? MAX_SUBTASKS);
 
   for (const s of series) {
     const labels = s.metric;
     const kind = METRIC_KIND.get(labels.__name__ ?? '');
     if (!kind) {
-      ignore('not a task metric the console reads');
+      ignore('that are no task metric the console reads');
       continue;
     }
     if (labels[LABEL.jobId] !== layout.jobId) {
@@ -120,10 +126,11 @@ export function toJobSamples(layout: JobLayout, series: readonly RangeSeries[], 
       continue;
     }
     const k = wholeNumber(labels[LABEL.subtaskIndex]);
-    if (k === undefined || k >= layout.vertices[v].parallelism) {
-      ignore(`with a subtask index outside its vertex's parallelism (a rescale?)`);
+    if (k === undefined || k >= widest[v]) {
+      ignore(`with a subtask index outside its vertex's max parallelism`);
       continue;
     }
+    while (attempts[v].length <= k) attempts[v].push(new Map());
     const attempt = wholeNumber(labels[LABEL.attempt]);
     if (attempt === undefined) {
       ignore('without an attempt number');
@@ -163,10 +170,18 @@ export function toJobSamples(layout: JobLayout, series: readonly RangeSeries[], 
     const tmIndex = new Map<string, number>();
     let anyLive = false;
     const vertices = layout.vertices.map((vertex, v): VertexSample => {
-      const base = { id: vertex.id, name: vertex.name, parallelism: vertex.parallelism, maxParallelism: vertex.maxParallelism, status: vertex.status };
-      if (newestFirst[v].every((a) => a.length === 0)) return { ...base, subtasks: null, unavailable: 'Prometheus holds no series of this vertex in the window.' };
-      const columns = emptySubtaskColumns(vertex.parallelism);
-      for (let k = 0; k < vertex.parallelism; k++) {
+      const base = { id: vertex.id, name: vertex.name, maxParallelism: vertex.maxParallelism, status: vertex.status };
+      if (newestFirst[v].every((a) => a.length === 0)) return { ...base, parallelism: vertex.parallelism, subtasks: null, unavailable: 'Prometheus holds no series of this vertex in the window.' };
+      // The parallelism at this step: today's, or more where subtasks beyond it were live (before a scale-down).
+      let parallelism = vertex.parallelism;
+      for (let k = newestFirst[v].length - 1; k >= vertex.parallelism; k--) {
+        if (newestFirst[v][k].some((a) => a.live[i] === 1)) {
+          parallelism = k + 1;
+          break;
+        }
+      }
+      const columns = emptySubtaskColumns(parallelism);
+      for (let k = 0; k < parallelism; k++) {
         const current = newestFirst[v][k].find((a) => a.live[i] === 1);
         if (!current) {
           columns.state[k] = UNKNOWN_STATE;
@@ -199,7 +214,7 @@ export function toJobSamples(layout: JobLayout, series: readonly RangeSeries[], 
           columns.taskManager[k] = index;
         }
       }
-      return { ...base, subtasks: columns };
+      return { ...base, parallelism, subtasks: columns };
     });
     const sample: JobSample = {
       clusterId: layout.clusterId,

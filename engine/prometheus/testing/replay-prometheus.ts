@@ -4,13 +4,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { json, startHostileServer, type HostileServer } from '../../flink-rest/testdata/hostile-server.ts';
 
-export const RECORDED_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../e2e/prometheus/recorded/2.3.0');
+/** A recorded window: `2.3.0` (steady), `2.3.0-failover` (a TaskManager killed: attempts 0 and 1), `1.20.5`. */
+export function recordedDir(recording = '2.3.0'): string {
+  return path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../e2e/prometheus/recorded', recording);
+}
+export const RECORDED_DIR = recordedDir();
 
 type RawSeries = { metric: Record<string, string>; values: Array<[number, string]> };
 
 /** Every recorded range-query series, by metric name. */
-export function recordedSeries(): RawSeries[] {
-  const dir = path.join(RECORDED_DIR, 'query_range');
+export function recordedSeries(recording = '2.3.0'): RawSeries[] {
+  const dir = path.join(recordedDir(recording), 'query_range');
   return readdirSync(dir).flatMap((file) => (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { data: { result: RawSeries[] } }).data.result);
 }
 
