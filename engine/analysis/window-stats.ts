@@ -371,7 +371,7 @@ export function jobWindowStats(samples: readonly JobSample[], options: WindowSta
     for (const vertex of sample.vertices) byVertex.get(vertex.id)?.push({ t: sample.t, vertex, jobStartTime: sample.jobStartTime });
   }
   return assembleJobWindow(
-    samples.map((s) => ({ t: s.t, jobStartTime: s.jobStartTime })),
+    samples.map((s) => ({ t: s.t, jobStartTime: s.jobStartTime, source: s.source })),
     last,
     order.map((id) => vertexWindowStats(byVertex.get(id)!, options)),
   );

@@ -23,9 +23,10 @@ import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
 import { appDataDir, openHistoryStore } from './data-dir.ts';
 import { coverageInStore, coverageLine } from './history-coverage.ts';
 import { formatDiagnosis } from './format-diagnosis.ts';
+import { samplesFromStore, withStoreOptions, type StoreOptions } from './metrics-store-window.ts';
 import { printableLines, terminalJson } from './terminal-text.ts';
 
-interface DiagnoseOptions extends Partial<ConnectionOptions> {
+interface DiagnoseOptions extends Partial<ConnectionOptions>, StoreOptions {
   job?: string;
   window: string;
   json?: boolean;
@@ -36,12 +37,12 @@ interface DiagnoseOptions extends Partial<ConnectionOptions> {
 /**
  * `flink-ops diagnose`: the root cause in one sentence, the hot subtasks per vertex with Flink's skew figures, and
  * what was not known, over a window. From the console's history whenever it has samples of the job in the window (the
- * app keeps a shown or pinned job sampled; a job it no longer watches keeps the samples it took), else by sampling
- * the job for the window now. Exit 0 whatever it finds.
+ * app keeps a shown or pinned job sampled; a job it no longer watches keeps the samples it took), else from the
+ * cluster's metrics store (`--prometheus`, which comes first when given, or the one the app saved with the cluster),
+ * else by sampling the job for the window now. Exit 0 whatever it finds.
  */
 export function registerDiagnoseCommand(program: Command): void {
-  program
-    .command('diagnose')
+  withStoreOptions(program.command('diagnose'))
     .description('Why is a job slow: the backpressure root cause, per-subtask skew and hot subtasks over a window')
     .option('--url <url>', 'REST URL of the JobManager, e.g. http://127.0.0.1:8081')
     .option('--job <id|name>', 'job id (32 hex) or job name')
@@ -63,15 +64,21 @@ export function registerDiagnoseCommand(program: Command): void {
       const { client, check } = await attachChecked({ url: options.url, timeout: options.timeout ?? String(DEFAULT_TIMEOUT_MS), caFile: options.caFile });
       const job = resolveJob(await fetchJobs(client), options.job);
 
-      const store = openStore(options.dataDir);
       let diagnosis: JobDiagnosis | undefined;
       let source = '';
+      const fromStore = async () => {
+        const read = await samplesFromStore(options, client, options.url!, job.id, windowMs, check.metricsFetchIntervalMs);
+        if (read) ({ diagnosis, source } = { diagnosis: diagnoseSamples(read.samples, windowMs), source: read.source });
+      };
+      if (options.prometheus) await fromStore();
+      const store = diagnosis ? undefined : openStore(options.dataDir);
       try {
         const recorded = store ? fromHistory(store, job.id, windowMs, check.metricsFetchIntervalMs, isEndedJobState(job.state)) : undefined;
         if (recorded) ({ diagnosis, source } = recorded);
       } finally {
         await store?.close();
       }
+      if (!diagnosis && !isEndedJobState(job.state)) await fromStore();
       if (!diagnosis) {
         const samples = await sampleWindow(client, options.url, job.id, windowMs, check.metricsFetchIntervalMs);
         diagnosis = diagnoseSamples(samples, windowMs);

@@ -7,7 +7,7 @@ import { endpoints } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { JobSample } from '../history/job-sample.ts';
 import { readWindow } from '../prometheus/prometheus-history.ts';
-import { layoutOf } from '../sampling/store-samples.ts';
+import { jobLayoutOf } from '../prometheus/job-layout.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { openClusterStore } from './data-dir.ts';
 
@@ -63,7 +63,7 @@ export async function samplesFromStore(options: StoreOptions, rest: FlinkRestCli
     const now = Date.now();
     const to = Math.floor((now - stepMs) / stepMs) * stepMs;
     const from = Math.ceil((to - windowMs) / stepMs) * stepMs;
-    const read = await readWindow(store, layoutOf(clusterId, details), from, to, stepMs);
+    const read = await readWindow(store, jobLayoutOf(clusterId, details), from, to, stepMs);
     const samples = read.samples.filter((s) => s.vertices.some((v) => v.subtasks !== null));
     if (samples.length < 2) {
       throw new CliError(EXIT.failure, `The metrics store ${store.baseUrl} holds no figures of job ${jobId} in the last ${formatSpan(windowMs)}: is it scraping the cluster's PrometheusReporter?`);

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { appVersion } from '../app/build-identity.ts';
 import { connect } from '../clusters/cluster-connections.ts';
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
@@ -24,8 +25,9 @@ import { coverageInStore, coverageLine } from './history-coverage.ts';
 import { parseWindow } from './diagnose-command.ts';
 import { checkWritable, writeAtomically } from './write-output.ts';
 import { isEndedJobState } from '../flink-rest/job-states.ts';
+import { samplesFromStore, withStoreOptions, type StoreOptions } from './metrics-store-window.ts';
 
-interface ReportOptions extends Partial<ConnectionOptions> {
+interface ReportOptions extends Partial<ConnectionOptions>, StoreOptions {
   job?: string;
   window: string;
   format: string;
@@ -38,13 +40,14 @@ interface ReportOptions extends Partial<ConnectionOptions> {
 
 /**
  * `flink-ops report` and `flink-ops bundle`: a job's skew report (CSV, JSON, HTML) and its incident bundle, from the
- * console's history whenever it has samples of the job in the window, else by sampling it for the window now;
+ * console's history whenever it has samples of the job in the window, else from the cluster's metrics store
+ * (`--prometheus`, first when given, or the one the app saved with the cluster), else by sampling it for the window now;
  * `--from-bundle` makes the report again from a saved bundle, the same bytes each time. Output is written to a
  * temporary file and renamed: an interrupted or failed run leaves no partial file behind.
  */
 export function registerReportCommands(program: Command): void {
   const connection = (command: Command) =>
-    command
+    withStoreOptions(command)
       .option('--url <url>', 'REST URL of the JobManager, e.g. http://127.0.0.1:8081')
       .option('--job <id|name>', 'job id (32 hex) or job name')
       .option('--window <duration>', 'how far back: 60s, 5m, 1h (from the history as far as it has the job, sampled now when it has nothing)', '60s')
@@ -152,6 +155,10 @@ async function withWindowStore<T>(options: ReportOptions, work: (w: WindowStore)
   const job = resolveJob(await fetchJobs(client), options.job);
   const ended = isEndedJobState(job.state);
 
+  if (options.prometheus) {
+    const fromStore = await samplesInTemporaryStore(options, client, job.id, windowMs, check, work);
+    if (fromStore) return fromStore.result;
+  }
   const appStore = !options.dataDir && !existsSync(path.join(appDataDir(), 'history')) ? undefined : openHistoryStore(options.dataDir);
   try {
     const now = Date.now();
@@ -166,6 +173,10 @@ async function withWindowStore<T>(options: ReportOptions, work: (w: WindowStore)
     await appStore?.close();
   }
   if (ended) throw new CliError(EXIT.failure, `The job ${job.id} has ${job.state} and the console has no history of it: there is nothing left to sample.`);
+  if (!options.prometheus) {
+    const fromStore = await samplesInTemporaryStore(options, client, job.id, windowMs, check, work);
+    if (fromStore) return fromStore.result;
+  }
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'flink-ops-report-'));
   const store = HistoryStore.open(dir, { retention: BUNDLE_RETENTION });
@@ -175,6 +186,30 @@ async function withWindowStore<T>(options: ReportOptions, work: (w: WindowStore)
     // The samples were taken for this window; requests take time, so they may span a little more: the report covers them all.
     const { firstSampleAt, lastSampleAt } = store.samples.job(cluster.id, job.id)!;
     return await work({ store, cluster, jobId: job.id, windowMs: Math.max(windowMs, lastSampleAt - firstSampleAt), client, appStore: undefined });
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The window from the cluster's metrics store, in a temporary history store; undefined when there is no store to read. */
+async function samplesInTemporaryStore<T>(
+  options: ReportOptions & { url?: string },
+  client: FlinkRestClient,
+  jobId: string,
+  windowMs: number,
+  check: { flinkVersion: string; metricsFetchIntervalMs: number },
+  work: (w: WindowStore) => T | Promise<T>,
+): Promise<{ result: T } | undefined> {
+  const read = await samplesFromStore(options, client, options.url!, jobId, windowMs, check.metricsFetchIntervalMs);
+  if (!read) return undefined;
+  process.stderr.write(`Read ${read.source}.\n`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'flink-ops-report-'));
+  const store = HistoryStore.open(dir, { retention: BUNDLE_RETENTION });
+  try {
+    for (const sample of read.samples) await store.samples.append(sample);
+    const cluster = { id: options.url!, name: null, url: options.url!, flinkVersion: check.flinkVersion };
+    return { result: await work({ store, cluster, jobId, windowMs, endAt: read.samples.at(-1)!.t, client, appStore: undefined }) };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,12 +1,10 @@
 import type { FlinkRestClient } from '../flink-rest/client.ts';
-import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
+import { endpoints } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { JobSample } from '../history/job-sample.ts';
 import { readWindow } from '../prometheus/prometheus-history.ts';
-import type { JobLayout } from '../prometheus/to-job-samples.ts';
+import { jobLayoutOf } from '../prometheus/job-layout.ts';
 import type { FetchedSample } from './sample-job.ts';
-
-type JobDetails = ResponseOf<typeof endpoints.jobDetails>;
 
 const BACKGROUND = { priority: 'background' } as const;
 
@@ -61,23 +59,11 @@ export async function fetchStoreSamples(
   if (to < from) return { samples: [], checkpoints, missing: [], jobState: details.state };
   let read;
   try {
-    read = await readWindow(sampling.store, layoutOf(clusterId, details), from, to, stepMs, { previous });
+    read = await readWindow(sampling.store, jobLayoutOf(clusterId, details), from, to, stepMs, { previous });
   } catch (error) {
     return { samples: [], checkpoints, missing: [], jobState: details.state, storeFailure: error instanceof EngineError ? error.info.message : String(error) };
   }
   // Steps where the store held nothing of the job at all (before it started, or a scrape gap) are no samples.
   const samples = read.samples.filter((s) => s.vertices.some((v) => v.subtasks !== null));
   return { samples, checkpoints, missing: read.missing, jobState: details.state };
-}
-
-/** The job as the JobManager describes it: what the store's series are joined to, by id. */
-export function layoutOf(clusterId: string, details: JobDetails): JobLayout {
-  return {
-    clusterId,
-    jobId: details.jid,
-    jobName: details.name,
-    jobStartTime: details['start-time'],
-    vertices: details.vertices.map((v) => ({ id: v.id, name: v.name, parallelism: v.parallelism, maxParallelism: v.maxParallelism ?? details.maxParallelism ?? null, status: v.status })),
-    edges: (details.plan?.nodes ?? []).flatMap((node) => (node.inputs ?? []).map((input) => ({ source: input.id, target: node.id, shipStrategy: input.ship_strategy ?? 'UNKNOWN' }))),
-  };
 }
