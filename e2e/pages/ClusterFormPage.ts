@@ -8,6 +8,8 @@ export interface ClusterFormInput {
   auth?: { kind: 'none' } | { kind: 'basic'; username: string; password: string } | { kind: 'bearer'; token: string };
   caFile?: string;
   timeoutMs?: number;
+  /** The metrics store's query API (no authentication). */
+  metricsStoreUrl?: string;
 }
 
 /** The add / edit cluster form. */
@@ -44,18 +46,20 @@ export class ClusterFormPage {
     await this.name.fill(input.name);
     await this.url.fill(input.url);
     const auth = input.auth ?? { kind: 'none' };
-    if (auth.kind === 'none') await this.form.getByRole('radio', { name: 'None' }).check();
+    const authKinds = this.form.getByRole('radiogroup', { name: 'Authentication', exact: true });
+    if (auth.kind === 'none') await authKinds.getByRole('radio', { name: 'None' }).check();
     if (auth.kind === 'basic') {
-      await this.form.getByRole('radio', { name: /^Basic/ }).check();
+      await authKinds.getByRole('radio', { name: /^Basic/ }).check();
       await this.form.getByLabel('Username', { exact: true }).fill(auth.username);
       await this.form.getByLabel('Password', { exact: true }).fill(auth.password);
     }
     if (auth.kind === 'bearer') {
-      await this.form.getByRole('radio', { name: 'Bearer token' }).check();
+      await authKinds.getByRole('radio', { name: 'Bearer token' }).check();
       await this.form.getByLabel('Token', { exact: true }).fill(auth.token);
     }
     if (input.caFile != null) await this.caFile.fill(input.caFile);
     if (input.timeoutMs != null) await this.timeout.fill(String(input.timeoutMs));
+    if (input.metricsStoreUrl != null) await this.form.getByLabel('Query API URL').fill(input.metricsStoreUrl);
   }
 
   /**

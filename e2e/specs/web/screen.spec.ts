@@ -7,6 +7,7 @@ import { OperationsPanel } from '../../pages/OperationsPanel';
 import { escapeRegExp, type ConsolePage } from '../../pages/ConsolePage';
 import { engineJson, expect, test, type ConsoleProcess } from '../../support/console';
 import { startReplayFlink } from '../../support/replayFlink';
+import { startReplayPrometheus } from '../../../engine/prometheus/testing/replay-prometheus';
 
 /** The screen as a newcomer first sees it, against `npm start`'s local engine: readable controls, the whole graph. */
 test.use({ withLocalEngine: true });
@@ -159,6 +160,25 @@ test.describe('adding a cluster', () => {
       await expect(page.getByTestId(testIds.toasts.toast).filter({ hasText: 'Saved “recorded”' })).toContainText(`Detected Flink ${replay.version}`);
       await expect(app.clusterLink('recorded')).toHaveAttribute('aria-current', 'page');
     } finally {
+      await replay.close();
+    }
+  });
+
+  test('a metrics store is checked with the cluster: what it found is said, and it is kept with the cluster', async ({ app, page }) => {
+    const replay = await startReplayFlink();
+    const prometheus = await startReplayPrometheus();
+    try {
+      const form = await app.openAddCluster();
+      await form.fill({ name: 'with-store', url: replay.url, metricsStoreUrl: prometheus.url });
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      const found = page.getByTestId(testIds.clusters.metricsStoreCheck);
+      await expect(found).toContainText(`${prometheus.url} answers as a Prometheus query API, version 2.42.0+ds.`, { timeout: 30_000 });
+      await form.saveButton.click();
+      await expect(page.getByTestId(testIds.toasts.toast).filter({ hasText: 'Saved “with-store”' })).toContainText('Metrics store:');
+      await app.sidebar.getByRole('link', { name: 'Edit with-store' }).click();
+      await expect(page.getByLabel('Query API URL')).toHaveValue(prometheus.url);
+    } finally {
+      await prometheus.close();
       await replay.close();
     }
   });

@@ -189,7 +189,7 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
                 inputMode="url"
               />
             </Field>
-            <Field id={`${id}-store-ca`} label="CA file (optional)" hint="PEM with extra CA certificates, for an https URL.">
+            <Field id={`${id}-store-ca`} label="Store CA file (optional)" hint="PEM with extra CA certificates, for an https URL.">
               <input
                 id={`${id}-store-ca`}
                 value={values.storeCaFile}
@@ -201,7 +201,7 @@ export function ClusterForm({ editing }: { editing: ClusterConfig | null }): Rea
             </Field>
           </div>
           {values.storeUrl.trim() !== '' ? (
-            <AuthFields id={`${id}-store`} names={STORE_AUTH} values={values} errors={fieldErrors} set={set} keepSecret={canKeepSecret(values, current, STORE_AUTH)} label="Metrics store authentication" />
+            <AuthFields id={`${id}-store`} names={STORE_AUTH} values={values} errors={fieldErrors} set={set} keepSecret={canKeepSecret(values, current, STORE_AUTH)} label="Metrics store authentication" fieldLabel={(field) => `Store ${field.toLowerCase()}`} />
           ) : null}
         </fieldset>
 
@@ -260,6 +260,7 @@ function AuthFields({
   set,
   keepSecret,
   label = 'Authentication',
+  fieldLabel = (field) => field,
 }: {
   id: string;
   names: AuthFieldNames;
@@ -268,6 +269,8 @@ function AuthFields({
   set: (field: ClusterFormField) => (value: string) => void;
   keepSecret: boolean;
   label?: string;
+  /** The label of a field, told apart from the other block's ("Store password"). */
+  fieldLabel?: (field: 'Username' | 'Password' | 'Token') => string;
 }): ReactNode {
   const kind = values[names.kind];
   return (
@@ -288,7 +291,7 @@ function AuthFields({
       </div>
       {kind === 'basic' ? (
         <div className="form-row">
-          <Field id={`${id}-user`} label="Username" error={errors[names.username]}>
+          <Field id={`${id}-user`} label={fieldLabel('Username')} error={errors[names.username]}>
             <input
               id={`${id}-user`}
               value={values[names.username]}
@@ -297,7 +300,7 @@ function AuthFields({
               aria-invalid={errors[names.username] ? true : undefined}
             />
           </Field>
-          <Field id={`${id}-password`} label="Password" error={errors[names.password]} hint={keepSecret ? 'Leave empty to keep the stored password.' : undefined}>
+          <Field id={`${id}-password`} label={fieldLabel('Password')} error={errors[names.password]} hint={keepSecret ? 'Leave empty to keep the stored password.' : undefined}>
             <input
               id={`${id}-password`}
               type="password"
@@ -311,7 +314,7 @@ function AuthFields({
         </div>
       ) : null}
       {kind === 'bearer' ? (
-        <Field id={`${id}-token`} label="Token" error={errors[names.token]} hint={keepSecret ? 'Leave empty to keep the stored token.' : undefined}>
+        <Field id={`${id}-token`} label={fieldLabel('Token')} error={errors[names.token]} hint={keepSecret ? 'Leave empty to keep the stored token.' : undefined}>
           <input
             id={`${id}-token`}
             type="password"
