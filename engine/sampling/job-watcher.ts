@@ -40,6 +40,11 @@ export const MAX_BACKOFF = 8;
  */
 export const PAGE_GRAPH_GRACE_MS = 2_000;
 
+/** The factor on the interval after a sample: doubled while samples run into their deadline, 1 once one does not. */
+export function nextBackoff(current: number, slow: boolean): number {
+  return slow ? Math.min(MAX_BACKOFF, current * 2) : 1;
+}
+
 export function nextSampleDelay(intervalMs: number, sampleMs: number, backoff = 1): number {
   return Math.max(0, intervalMs * backoff - sampleMs, SAMPLE_REST_FACTOR * sampleMs);
 }
@@ -344,7 +349,7 @@ export class JobWatcher {
       state.checkpoints.fillStateBytes(sample);
     }
     const slow = deadlinePassed || graph.vertices.some((v) => v.metricsUnavailable !== undefined && /within \d+ ms|deadline/.test(v.metricsUnavailable));
-    state.backoff = slow ? Math.min(MAX_BACKOFF, state.backoff * 2) : 1;
+    state.backoff = nextBackoff(state.backoff, slow);
     sample.requests = tally.requests;
     sample.bytes = tally.bytes;
     return sample;
