@@ -62,7 +62,8 @@ function hasTaskMetrics(status: string): boolean {
  * parallelism, while the job runs (1 request otherwise: only a running job has rates). A vertex whose metrics request
  * fails is shown as "metrics unavailable"; the rest of the graph is not
  * held back by it, and the whole refresh takes two request deadlines at most. `requestCount` counts this call's
- * requests only, whatever else uses the client meanwhile.
+ * requests only, whatever else uses the client meanwhile. `priority: 'background'` for the history sampler, which
+ * fetches the graph itself only when no page did within the interval.
  */
 export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, jobId: string, options: { priority?: RequestPriority } = {}): Promise<JobGraph> {
   const tally: TrafficStats = { requests: 0, bytes: 0 };
