@@ -154,7 +154,15 @@ export function vertexWindowStats(samples: readonly VertexAt[], options: WindowS
     totals: Object.fromEntries(TOTAL_COLUMNS.map((c) => [c, nanArray(n)])) as Record<TotalColumn, Float64Array>,
   };
   if (shaped.length === 0) {
-    stats.unavailable = last?.unavailable ?? (samples.length === 0 ? 'no samples in the window' : 'the cluster gave no subtask figures');
+    // Samples that read only Flink's aggregates are skipped here, never counted as missing: they say so only when
+    // the window holds no per-subtask reading at all.
+    const aggregatesOnly = samples.some((s) => s.vertex.subtasks === null && s.vertex.aggregates !== undefined);
+    stats.unavailable =
+      samples.length === 0
+        ? 'no samples in the window'
+        : aggregatesOnly && samples.every((s) => s.vertex.unavailable === undefined)
+          ? 'no per-subtask reading in the window yet (the samples between readings hold Flink\'s figures aggregated over the subtasks)'
+          : (samples.findLast((s) => s.vertex.unavailable !== undefined)?.vertex.unavailable ?? 'the cluster gave no subtask figures');
     return stats;
   }
   const columns: SubtaskColumns[] = shaped.map((s) => s.vertex.subtasks!);

@@ -57,8 +57,14 @@ export function createEngine(deps: EngineDeps): Engine {
   const { history, secretStore: secrets } = deps;
   const registry = new ClusterRegistry(deps.clusterStore, secrets, deps.builtInClusters);
   const metricsStores = new MetricsStores(registry);
-  const watcher = new JobWatcher({ history, connection: (clusterId) => registry.connection(clusterId), storeSampling: (clusterId) => metricsStores.sampling(clusterId) });
   const currentGraphs = new CurrentGraphs((clusterId, jobId) => fetchJobGraph(registry.connection(clusterId).client, clusterId, jobId));
+  // The sampler reuses the graph a page fetched: a page open on a job costs it nothing for the job's aggregates.
+  const watcher = new JobWatcher({
+    history,
+    connection: (clusterId) => registry.connection(clusterId),
+    pageGraphs: currentGraphs,
+    storeSampling: (clusterId) => metricsStores.sampling(clusterId),
+  });
   const operations = new Operations({ history, origin: 'app', ...operationsClusters(registry) });
 
   const kafkaSettings = deps.kafkaSettings ?? new KafkaSettingsStore(memoryBackend());

@@ -26,6 +26,11 @@ export class CurrentGraphs {
     while (this.latest.size > this.maxJobs) this.latest.delete(this.latest.keys().next().value!);
   }
 
+  /** The graph a page fetched last for the job, and when (the history sampler reuses a recent one). */
+  recent(clusterId: string, jobId: string): (JobGraph & { seenAt: number }) | undefined {
+    return this.latest.get(`${clusterId}\u0000${jobId}`);
+  }
+
   /** The diagnosis with Flink's current figures taken into account (see `withFlinkNow`). */
   async diagnose(diagnosis: JobDiagnosis): Promise<JobDiagnosis> {
     if (diagnosis.finding.severity === 'critical' || diagnosis.finding.severity === 'warning') return withFlinkNow(diagnosis, null);

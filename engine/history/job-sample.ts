@@ -124,8 +124,12 @@ export interface VertexRollup extends Omit<VertexMetricPoint, 't'> {
   recordsOutPerSecond: number | null;
 }
 
-/** Pure: the rollup of a vertex's rate columns (missing figures skipped, never counted as 0). */
-export function rollupOf(vertex: Pick<VertexSample, 'subtasks'>): VertexRollup {
+/**
+ * Pure: the rollup of a vertex's rate columns (missing figures skipped, never counted as 0); for a sample that read
+ * only Flink's aggregated figures of the vertex, those.
+ */
+export function rollupOf(vertex: Pick<VertexSample, 'subtasks' | 'aggregates'>): VertexRollup {
+  if (!vertex.subtasks && vertex.aggregates) return { ...vertex.aggregates };
   const rates = vertex.subtasks?.rates;
   const stats = (column: Float32Array | undefined) => {
     let max = -Infinity;
@@ -154,10 +158,27 @@ export function rollupOf(vertex: Pick<VertexSample, 'subtasks'>): VertexRollup {
 
 /** A vertex as the graph shows it (without its live figures), and its subtasks' columns. */
 export interface VertexSample extends Pick<VertexView, 'id' | 'name' | 'parallelism' | 'maxParallelism' | 'status'> {
-  /** null when the cluster could not give this vertex's subtasks in this sample (said in `unavailable`). */
+  /**
+   * null when this sample has no per-subtask reading of the vertex: the cluster could not give it (said in
+   * `unavailable`), or the sampler read only its aggregated figures this time (`aggregates`, no `unavailable`: the
+   * per-subtask details are read at their own cadence, see sampling-plan.ts). Per-subtask analyses skip such a sample;
+   * it is neither missing data nor zeros.
+   */
   subtasks: SubtaskColumns | null;
-  /** Why `subtasks` is null, in words. */
+  /** Why `subtasks` is null, in words, when the cluster could not give them. */
   unavailable?: string;
+  /**
+   * Flink's own figures of the vertex aggregated over its subtasks (`subtasks/metrics?agg=`, what the job page's graph
+   * reads) at this sample, when the sample read them: a chart's point without a per-subtask reading.
+   */
+  aggregates?: VertexRollup;
+}
+
+/** What a sample read of a vertex: all its subtasks, only Flink's aggregates over them, or nothing. */
+export type VertexCoverage = 'subtasks' | 'aggregates' | 'none';
+
+export function coverageOf(vertex: Pick<VertexSample, 'subtasks' | 'aggregates'>): VertexCoverage {
+  return vertex.subtasks ? 'subtasks' : vertex.aggregates ? 'aggregates' : 'none';
 }
 
 export interface TaskManagerRef {

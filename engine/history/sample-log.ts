@@ -1,15 +1,23 @@
 import type { Database, RootDatabase } from 'lmdb';
 import type { HistoryRetention } from './history-store.ts';
-import { rollupOf, type JobSample, type VertexRollup, type VertexSample } from './job-sample.ts';
+import { coverageOf, rollupOf, type JobSample, type VertexCoverage, type VertexRollup, type VertexSample } from './job-sample.ts';
 import { decodeVertexSample, encodeVertexSample } from './sample-codec.ts';
 
 /** A sample without its vertices' columns: what a time axis or a job list needs. */
 export type SampleHead = Omit<JobSample, 'vertices' | 'clusterId' | 'jobId'> & {
-  /** Each vertex without its columns, with their rollup (absent in samples stored before rollups were kept). */
-  vertices: Array<Omit<VertexSample, 'subtasks'> & { rollup?: VertexRollup }>;
+  /**
+   * Each vertex without its columns, with their rollup (absent in samples stored before rollups were kept) and what
+   * the sample read of it (absent before the sampler read in turns: `subtasks` unless `unavailable` says why not).
+   */
+  vertices: Array<Omit<VertexSample, 'subtasks' | 'aggregates'> & { rollup?: VertexRollup; coverage?: VertexCoverage }>;
   /** Encoded bytes of the sample's vertex columns (for the size bound). */
   storedBytes: number;
 };
+
+/** What a stored sample read of a vertex (samples stored before coverage was kept: from `unavailable`). */
+export function headCoverage(vertex: SampleHead['vertices'][number]): VertexCoverage {
+  return vertex.coverage ?? (vertex.unavailable === undefined ? 'subtasks' : 'none');
+}
 
 /** A job the store has samples of, whether or not the cluster still knows it. */
 export interface SampledJob {
@@ -59,7 +67,7 @@ export class SampleLog {
       jobName: sample.jobName,
       jobState: sample.jobState,
       jobStartTime: sample.jobStartTime,
-      vertices: sample.vertices.map(({ subtasks, ...rest }) => ({ ...rest, rollup: rollupOf({ subtasks }) })),
+      vertices: sample.vertices.map(({ subtasks, aggregates, ...rest }) => ({ ...rest, rollup: rollupOf({ subtasks, aggregates }), coverage: coverageOf({ subtasks, aggregates }) })),
       edges: sample.edges,
       taskManagers: sample.taskManagers,
       lastCompletedCheckpointId: sample.lastCompletedCheckpointId,
@@ -111,6 +119,19 @@ export class SampleLog {
     return [...this.vertexTable.getRange({ start: [clusterId, jobId, vertexId, from], end: [clusterId, jobId, vertexId, to + 1] })].map(
       ({ key, value }) => ({ t: key[3], vertex: decodeVertexSample(value, OWNED) }),
     );
+  }
+
+  /**
+   * The newest per-subtask reading of a vertex before `t` (exclusive) and no older than `t − lookBackMs`, with the
+   * job's start time at it: samples between readings hold only aggregates (their entries are a small header each).
+   */
+  readingBefore(clusterId: string, jobId: string, vertexId: string, t: number, lookBackMs: number): { t: number; vertex: VertexSample; jobStartTime: number | undefined } | undefined {
+    for (const { key, value } of this.vertexTable.getRange({ start: [clusterId, jobId, vertexId, t - 1e-3], end: [clusterId, jobId, vertexId, t - lookBackMs - 1e-3], reverse: true })) {
+      const vertex = decodeVertexSample(value, OWNED);
+      if (!vertex.subtasks) continue;
+      return { t: key[3], vertex, jobStartTime: this.headTable.get([clusterId, jobId, key[3]])?.jobStartTime };
+    }
+    return undefined;
   }
 
   /** Sample heads (time, state, cost) of `[from, to]`, oldest first. */
@@ -205,7 +226,7 @@ function toSample(clusterId: string, jobId: string, head: SampleHead, columnsOf:
     clusterId,
     jobId,
     ...rest,
-    vertices: vertices.map(({ rollup: _rollup, ...v }) => columnsOf(v.id) ?? { ...v, subtasks: null, unavailable: 'missing from the store' }),
+    vertices: vertices.map(({ rollup: _rollup, coverage: _coverage, ...v }) => columnsOf(v.id) ?? { ...v, subtasks: null, unavailable: 'missing from the store' }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { FlinkRestClient } from '../flink-rest/client.ts';
+import type { FlinkRestClient, RequestOptions, TrafficStats } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { CheckpointRecord } from '../history/checkpoint-history.ts';
@@ -58,7 +58,16 @@ export class CheckpointSync {
     this.detailsPerSample = options.detailsPerSample ?? 1;
   }
 
-  async sync(client: FlinkRestClient, statistics: CheckpointingStatistics, sample: JobSample): Promise<CheckpointSyncOutcome> {
+  /**
+   * `detailsBudget`: settled checkpoints whose details this call may fetch (default `detailsPerSample`); `signal` and
+   * `tally`: the sample's deadline and its count of requests.
+   */
+  async sync(
+    client: FlinkRestClient,
+    statistics: CheckpointingStatistics,
+    sample: JobSample,
+    options: { detailsBudget?: number; signal?: AbortSignal; tally?: TrafficStats } = {},
+  ): Promise<CheckpointSyncOutcome> {
     const store = this.history.checkpoints;
     const { clusterId, jobId } = this;
     const now = sample.t;
@@ -73,10 +82,11 @@ export class CheckpointSync {
       .map((record) => store.find(clusterId, jobId, record.triggerTimestamp, record.id) ?? record)
       .filter((record) => isSettled(record.status) && !record.vertices && record.detailsUnavailable === undefined)
       .sort((a, b) => b.triggerTimestamp - a.triggerTimestamp)
-      .slice(0, this.detailsPerSample);
+      .slice(0, options.detailsBudget ?? this.detailsPerSample);
+    const request: RequestOptions = { priority: 'background', signal: options.signal, tally: options.tally };
     for (const record of wanting) {
       const before = { ...client.stats };
-      const fetched = await this.fetchDetails(client, record, now);
+      const fetched = await this.fetchDetails(client, record, now, request);
       outcome.detailRequests += client.stats.requests - before.requests;
       outcome.detailBytes += client.stats.bytes - before.bytes;
       if (fetched === 'retry-later') break;
@@ -130,12 +140,12 @@ export class CheckpointSync {
    * Fetches a settled checkpoint's details (1 request) and its vertices' subtasks (1 each), and stores them.
    * A checkpoint the JobManager no longer has is marked so (never asked again); any other failure is retried later.
    */
-  private async fetchDetails(client: FlinkRestClient, record: CheckpointRecord, now: number): Promise<'stored' | 'retry-later'> {
+  private async fetchDetails(client: FlinkRestClient, record: CheckpointRecord, now: number, request: RequestOptions): Promise<'stored' | 'retry-later'> {
     const { clusterId, jobId } = this;
     const params = { jobid: jobId, checkpointid: String(record.id) };
     let details;
     try {
-      details = await client.request(endpoints.checkpointDetails, params);
+      details = await client.request(endpoints.checkpointDetails, params, undefined, request);
     } catch (error) {
       if (!isNotFound(error)) return 'retry-later';
       await this.history.checkpoints.put(clusterId, jobId, { ...record, detailsUnavailable: `The JobManager no longer has its details (${messageOf(error)}).`, updatedAt: now });
@@ -152,20 +162,22 @@ export class CheckpointSync {
     await Promise.all(
       vertices.map(async (vertex) => {
         try {
-          const task = await client.request(endpoints.checkpointSubtaskDetails, { ...params, vertexid: vertex.vertexId });
+          const task = await client.request(endpoints.checkpointSubtaskDetails, { ...params, vertexid: vertex.vertexId }, undefined, request);
           subtasks.set(vertex.vertexId, toCheckpointSubtaskColumns(task));
         } catch (error) {
           vertex.subtasksUnavailable = messageOf(error);
         }
       }),
     );
+    // Cut by the sample's deadline: asked again whole later, rather than kept with subtasks missing for good.
+    if (request.signal?.aborted) return 'retry-later';
     const settled = toCheckpointRecord(details, now, record);
     await this.history.checkpoints.putDetails(clusterId, jobId, { ...settled, vertices }, subtasks);
     return 'stored';
   }
 
   /** The sample's per-subtask `checkpointedBytes`: each subtask's full state size in the last completed checkpoint. */
-  private fillStateBytes(sample: JobSample): void {
+  fillStateBytes(sample: JobSample): void {
     const latest = this.history.checkpoints
       .recent(this.clusterId, this.jobId, 20)
       .find((record) => record.status === 'COMPLETED' && !record.isSavepoint && record.vertices);

@@ -1,7 +1,8 @@
 import type { EdgeView, JobGraph, JobPlan, MetricAggregate, VertexView } from '../contracts/jobs.ts';
 import { backpressureLevelOf } from '../analysis/backpressure-level.ts';
 import { busySkewIsAlarm, maxOverAvg } from '../analysis/skew.ts';
-import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
+import type { FlinkRestClient, RequestOptions, TrafficStats } from '../flink-rest/client.ts';
+import type { RequestPriority } from '../flink-rest/priority-limit.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 
@@ -61,11 +62,13 @@ function hasTaskMetrics(status: string): boolean {
  * parallelism, while the job runs (1 request otherwise: only a running job has rates). A vertex whose metrics request
  * fails is shown as "metrics unavailable"; the rest of the graph is not
  * held back by it, and the whole refresh takes two request deadlines at most. `requestCount` counts this call's
- * requests only, whatever else uses the client meanwhile.
+ * requests only, whatever else uses the client meanwhile. `priority: 'background'` for the history sampler, which
+ * fetches the graph itself only when no page did within the interval.
  */
-export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, jobId: string): Promise<JobGraph> {
+export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, jobId: string, options: { priority?: RequestPriority } = {}): Promise<JobGraph> {
   const tally: TrafficStats = { requests: 0, bytes: 0 };
-  const details = await client.request(endpoints.jobDetails, { jobid: jobId }, undefined, { tally });
+  const { priority } = options;
+  const details = await client.request(endpoints.jobDetails, { jobid: jobId }, undefined, { tally, priority });
   const running = hasRates(details.state) ? details.vertices.filter((v) => hasTaskMetrics(v.status)) : [];
   const sampled = new Set(running.map((v) => v.id));
   let turns: SamplingTurns | undefined;
@@ -86,7 +89,7 @@ export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, 
         const latest = turns?.latest.get(vertex.id);
         return latest ? { carried: latest.metrics, fetchedAt: latest.fetchedAt } : { unavailable: `Not sampled yet: this job's refreshes ask metrics for ${MAX_VERTEX_METRIC_REQUESTS} of its ${running.length} running vertices in turns.` };
       }
-      const sample = await fetchVertexMetrics(client, jobId, vertex.id, tally, metricsDeadline);
+      const sample = await fetchVertexMetrics(client, jobId, vertex.id, { tally, signal: metricsDeadline, priority });
       if (turns && Array.isArray(sample)) turns.latest.set(vertex.id, { metrics: sample, fetchedAt: Date.now() });
       return sample;
     }),
@@ -111,21 +114,21 @@ export function toJobPlan(clusterId: string, details: JobDetails): JobPlan {
   return { clusterId, jobId: details.jid, name: details.name, vertices, edges: edgesOf(details, new Set(vertices.map((v) => v.id))) };
 }
 
-async function fetchVertexMetrics(client: FlinkRestClient, jobId: string, vertexId: string, tally: TrafficStats, signal: AbortSignal): Promise<VertexMetricsSample> {
+async function fetchVertexMetrics(client: FlinkRestClient, jobId: string, vertexId: string, options: RequestOptions): Promise<VertexMetricsSample> {
   const skew = !withoutSkewAgg.has(client);
   try {
     return await client.request(
       endpoints.subtaskMetricsAggregated,
       { jobid: jobId, vertexid: vertexId },
       { get: VERTEX_METRICS.join(','), agg: skew ? 'min,max,avg,sum,skew' : 'min,max,avg,sum' },
-      { tally, signal },
+      options,
     );
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     // Flink before 1.20 has no SKEW aggregation: "Cannot resolve query parameter (agg) from value …" (400).
     if (skew && error.info.status === 400 && /\bagg\b|aggregat|skew/i.test(error.info.message)) {
       withoutSkewAgg.add(client);
-      return fetchVertexMetrics(client, jobId, vertexId, tally, signal);
+      return fetchVertexMetrics(client, jobId, vertexId, options);
     }
     // A vertex can vanish between the two calls (job finished, restarted): show it without metrics.
     if (error.info.kind === 'not-found') return [];

@@ -2,11 +2,16 @@ import type { ClusterConnection } from '../clusters/cluster-connections.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import type { HistoryEvent } from '../history/event-log.ts';
-import type { JobSample } from '../history/job-sample.ts';
+import type { JobSample, VertexSample } from '../history/job-sample.ts';
 import type { JobWatch } from '../contracts/history.ts';
+import type { JobGraph } from '../contracts/jobs.ts';
+import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
+import { endpoints } from '../flink-rest/endpoints.ts';
 import { CheckpointSync, type CheckpointSyncOptions } from './checkpoint-sync.ts';
+import { fetchJobGraph } from './job-graph.ts';
 import { comparisonBase, eventsBetween } from './sample-events.ts';
-import { fetchJobSample, type FetchedSample } from './sample-job.ts';
+import { fetchJobSample, fetchPlannedSample, type FetchedSample } from './sample-job.ts';
+import { newSamplingMemory, planSample, type SamplingMemory } from './sampling-plan.ts';
 import { fetchStoreSamples, type StoreSampling } from './store-samples.ts';
 import { isEndedJobState } from '../flink-rest/job-states.ts';
 
@@ -24,8 +29,30 @@ export const SAMPLE_REST_FACTOR = 2;
  */
 export const WARM_UP_MS = 2_000;
 
-export function nextSampleDelay(intervalMs: number, sampleMs: number): number {
-  return Math.max(0, intervalMs - sampleMs, SAMPLE_REST_FACTOR * sampleMs);
+/**
+ * A sample cut by its deadline (the JobManager answers slowly) doubles the interval to the next, up to this factor;
+ * a sample within its deadline brings it back to the watch's interval.
+ */
+export const MAX_BACKOFF = 8;
+
+/**
+ * A page's graph this much older than one interval is still this interval's: a page refreshing at the same interval
+ * fetches a little later each time (its own requests take time).
+ */
+export const PAGE_GRAPH_GRACE_MS = 2_000;
+
+/** The factor on the interval after a sample: doubled while samples run into their deadline, 1 once one does not. */
+export function nextBackoff(current: number, slow: boolean): number {
+  return slow ? Math.min(MAX_BACKOFF, current * 2) : 1;
+}
+
+export function nextSampleDelay(intervalMs: number, sampleMs: number, backoff = 1): number {
+  return Math.max(0, intervalMs * backoff - sampleMs, SAMPLE_REST_FACTOR * sampleMs);
+}
+
+/** The graphs job pages fetched (see CurrentGraphs): the sampler reuses a recent one instead of asking again. */
+export interface PageGraphs {
+  recent(clusterId: string, jobId: string): (JobGraph & { seenAt: number }) | undefined;
 }
 
 export interface JobWatcherOptions {
@@ -41,6 +68,8 @@ export interface JobWatcherOptions {
    * there, and the JobManager is asked only for the job's structure, state and checkpoints.
    */
   storeSampling?(clusterId: string): Promise<StoreSampling | null>;
+  /** The graphs pages fetched: a page open on a job costs the sampler nothing for the job's aggregates. */
+  pageGraphs?: PageGraphs;
   /** Called after each stored sample. */
   onSample?: (sample: JobSample, connection: ClusterConnection) => Promise<void> | void;
   now?: () => number;
@@ -60,14 +89,26 @@ interface Running {
   warmedUp: boolean;
   /** The metrics store has not answered since this time (epoch ms); undefined while it does, or without one. */
   storeSilentSince: number | undefined;
+  /** The next sample is the warm-up one: it reads every vertex's subtasks again, for rates at once. */
+  warmingUp: boolean;
+  /** What was read when (see sampling-plan.ts). */
+  memory: SamplingMemory;
+  /** Each vertex's latest per-subtask reading: what the next reading's rates are over. */
+  readings: Map<string, VertexSample>;
+  /** The interval the loop samples at (the watch's, never below the metrics fetch interval). */
+  intervalMs: number;
+  /** The factor on the interval while the JobManager answers slowly (see MAX_BACKOFF). */
+  backoff: number;
 }
 
 /**
  * Samples watched jobs in the background, one loop per job, at the cluster's metrics fetch interval (never faster;
- * a watch may ask for slower), whether or not a page is open. A sample that has not finished is never overlapped by
- * the next. An unreachable cluster or a 5xx is a gap (an event, never zeros); the loop goes on. A job that ends gets
- * a last sample and its watch ends; so does a job the cluster no longer knows. Each sample also keeps the job's
- * checkpoints in the history (`CheckpointSync`), from the `/checkpoints` response the sample read anyway.
+ * a watch may ask for slower), whether or not a page is open, frugally (see sampling-plan.ts): each interval Flink's
+ * aggregated figures (the page's own graph when it fetched one), per-subtask readings and checkpoints at their own
+ * cadence or when the aggregates move, a large job's vertices in turns. A sample that has not finished is never
+ * overlapped by the next; one that ran into its deadline backs the loop off. An unreachable cluster or a 5xx is a gap
+ * (an event, never zeros); the loop goes on. A job that ends gets a last sample and its watch ends; so does a job the
+ * cluster no longer knows. Samples also keep the job's checkpoints in the history (`CheckpointSync`).
  */
 export class JobWatcher {
   private readonly running = new Map<string, Running>();
@@ -123,11 +164,14 @@ export class JobWatcher {
     return this.options.history.watches.list();
   }
 
-  /** Takes one sample now (tests, and the CLI's `--window` sampling), storing it as the loop would. */
-  async sampleNow(clusterId: string, jobId: string): Promise<JobSample | undefined> {
+  /**
+   * Takes one sample now and stores it as the loop would: a full one (every vertex's subtasks and the checkpoints:
+   * the CLI's `--window` sampling, tests), or with `planned` the one the loop would take at this moment.
+   */
+  async sampleNow(clusterId: string, jobId: string, options: { planned?: boolean } = {}): Promise<JobSample | undefined> {
     const state = this.stateOf(clusterId, jobId);
     await state.inFlight;
-    state.inFlight = this.tick(clusterId, jobId, state);
+    state.inFlight = this.tick(clusterId, jobId, state, options.planned ? 'planned' : 'full');
     await state.inFlight;
     state.inFlight = undefined;
     return state.previous;
@@ -160,7 +204,12 @@ export class JobWatcher {
         stopped: false,
         warmedUp: false,
         storeSilentSince: undefined,
+        warmingUp: false,
         checkpoints: new CheckpointSync(this.options.history, clusterId, jobId, this.options.checkpoints),
+        memory: newSamplingMemory(),
+        readings: new Map(latest?.vertices.filter((v) => v.subtasks).map((v) => [v.id, v])),
+        intervalMs: 10_000,
+        backoff: 1,
       };
       this.running.set(key, state);
     }
@@ -181,14 +230,15 @@ export class JobWatcher {
       state.timer = undefined;
       if (state.stopped) return;
       const started = this.now();
-      state.inFlight = this.tick(clusterId, jobId, state).finally(() => (state.inFlight = undefined));
+      state.inFlight = this.tick(clusterId, jobId, state, 'planned').finally(() => (state.inFlight = undefined));
       void state.inFlight.then(async () => {
         if (state.stopped) return;
         const busy = this.now() - started;
         const interval = await this.intervalOf(clusterId, jobId);
+        state.intervalMs = interval;
         const warmUp = !state.warmedUp && state.previous !== undefined;
-        if (warmUp) state.warmedUp = true;
-        this.schedule(clusterId, jobId, state, warmUp ? Math.min(WARM_UP_MS, interval) : nextSampleDelay(interval, busy));
+        if (warmUp) state.warmedUp = state.warmingUp = true;
+        this.schedule(clusterId, jobId, state, warmUp ? Math.min(WARM_UP_MS, interval) : nextSampleDelay(interval, busy, state.backoff));
       });
     }, delayMs);
     state.timer.unref?.();
@@ -206,37 +256,32 @@ export class JobWatcher {
   }
 
   /** One sample: stored with its events, or a gap; ends the watch when the job ended or is gone. Never throws. */
-  private async tick(clusterId: string, jobId: string, state: Running): Promise<void> {
+  private async tick(clusterId: string, jobId: string, state: Running, kind: 'full' | 'planned'): Promise<void> {
     const watch = this.options.history.watches.get(clusterId, jobId);
     if (watch && !watch.pinned && this.now() - watch.lastOpenedAt > this.openWatchIdleMs) {
       await this.unwatch(clusterId, jobId, 'No page has shown the job for a while and it is not pinned.');
       return;
     }
     let connection: ClusterConnection;
-    let fetched: { samples: JobSample[]; checkpoints: FetchedSample['checkpoints'] };
+    let samples: JobSample[];
     try {
       connection = this.options.connection(clusterId);
-      fetched = (await this.fromStore(connection, clusterId, jobId, state)) ?? (await this.fromJobManager(connection, clusterId, jobId, state));
+      samples = (await this.fromStore(connection, clusterId, jobId, state)) ?? [
+        kind === 'full' ? await this.fullSample(connection.client, clusterId, jobId, state) : await this.plannedSample(connection.client, clusterId, jobId, state),
+      ];
     } catch (error) {
       await this.onFailure(clusterId, jobId, state, error);
       return;
     }
-    const newest = fetched.samples.at(-1);
+    const newest = samples.at(-1);
     if (!newest) return;
-    if (fetched.checkpoints) {
-      try {
-        // Before the sample is stored: it fills the sample's per-subtask state sizes.
-        await state.checkpoints.sync(connection.client, fetched.checkpoints, newest);
-      } catch {
-        // A failed details request is retried at the next sample; the sample is stored either way.
-      }
-    }
+    for (const sample of samples) for (const vertex of sample.vertices) if (vertex.subtasks) state.readings.set(vertex.id, vertex);
     if (state.gapSince !== undefined) {
       const seconds = Math.round((newest.t - state.gapSince) / 1000);
       await this.record({ clusterId, jobId, t: newest.t, kind: 'gap-ended', message: `The cluster answers again after ${seconds} s without samples.` });
       state.gapSince = undefined;
     }
-    for (const sample of fetched.samples) {
+    for (const sample of samples) {
       const events = eventsBetween(state.base, sample);
       for (const event of events) await this.record(event);
       await this.options.history.samples.append(sample);
@@ -262,7 +307,7 @@ export class JobWatcher {
     const sampling = await this.options.storeSampling?.(clusterId).catch(() => null);
     if (!sampling) return null;
     const t = this.now();
-    const round = await fetchStoreSamples(connection.client, sampling, clusterId, jobId, state.previous, t);
+    const round = await fetchStoreSamples(connection.client, sampling, clusterId, jobId, this.readingsOf(state), t);
     if (round.storeFailure !== undefined) {
       if (state.storeSilentSince === undefined) {
         state.storeSilentSince = t;
@@ -276,12 +321,94 @@ export class JobWatcher {
       state.storeSilentSince = undefined;
     }
     if (round.jobState !== 'RUNNING') return null;
-    return { samples: round.samples, checkpoints: round.checkpoints };
+    const newest = round.samples.at(-1);
+    if (newest && round.checkpoints) {
+      try {
+        // Before the sample is stored: it fills the sample's per-subtask state sizes.
+        await state.checkpoints.sync(connection.client, round.checkpoints, newest);
+      } catch {
+        // A failed details request is retried at the next round; the samples are stored either way.
+      }
+    }
+    return round.samples;
   }
 
-  private async fromJobManager(connection: ClusterConnection, clusterId: string, jobId: string, state: Running) {
-    const fetched = await fetchJobSample(connection.client, clusterId, jobId, state.previous, this.now);
-    return { samples: [fetched.sample], checkpoints: fetched.checkpoints };
+  /** Every vertex's subtasks and the checkpoints, as one sample (`fetchJobSample`). */
+  private async fullSample(client: FlinkRestClient, clusterId: string, jobId: string, state: Running): Promise<JobSample> {
+    const fetched: FetchedSample = await fetchJobSample(client, clusterId, jobId, this.readingsOf(state), this.now);
+    const { sample } = fetched;
+    if (fetched.checkpoints) {
+      try {
+        // Before the sample is stored: it fills the sample's per-subtask state sizes.
+        await state.checkpoints.sync(client, fetched.checkpoints, sample);
+      } catch {
+        // A failed details request is retried at the next sample; the sample is stored either way.
+      }
+    }
+    const t = sample.t;
+    for (const vertex of sample.vertices) state.memory.readAt.set(vertex.id, t);
+    state.memory.checkpointsAt = t;
+    return sample;
+  }
+
+  /**
+   * The loop's sample (see sampling-plan.ts): the aggregates from the page's graph when one is recent, else fetched;
+   * the per-subtask readings and checkpoints the plan asks for, each part under its own deadline (the graph's two,
+   * the readings' one, the checkpoints' one: four request deadlines at most, whatever the job's size).
+   */
+  private async plannedSample(client: FlinkRestClient, clusterId: string, jobId: string, state: Running): Promise<JobSample> {
+    const t = this.now();
+    const tally: TrafficStats = { requests: 0, bytes: 0 };
+    const page = this.options.pageGraphs?.recent(clusterId, jobId);
+    const reused = page && page.seenAt > (state.previous?.t ?? -Infinity) && t - page.seenAt <= state.intervalMs + PAGE_GRAPH_GRACE_MS ? page : undefined;
+    let graph: JobGraph;
+    if (reused) graph = reused;
+    else {
+      graph = await fetchJobGraph(client, clusterId, jobId, { priority: 'background' });
+      tally.requests += graph.requestCount;
+      tally.bytes += graph.responseBytes ?? 0;
+    }
+    const memory = state.memory;
+    if (state.warmingUp) {
+      state.warmingUp = false;
+      memory.readAt.clear();
+    }
+    const plan = planSample(memory, graph, t, state.intervalMs);
+    const before = { ...tally };
+    // Only the page's figures, nothing read: the sample describes the moment the page fetched them.
+    const at = reused && plan.read.length === 0 ? reused.seenAt : t;
+    const { sample, deadlinePassed } = await fetchPlannedSample(client, clusterId, graph, plan.read, this.readingsOf(state), at, tally);
+    const subtasksRead = sample.vertices.filter((v) => v.subtasks && plan.read.includes(v.id)).reduce((sum, v) => sum + v.parallelism, 0);
+    if (subtasksRead > 0) memory.bytesPerSubtask = Math.max(1, (tally.bytes - before.bytes) / subtasksRead);
+    for (const id of plan.read) memory.readAt.set(id, t);
+    memory.moved = new Set(plan.moved);
+    memory.graph = graph;
+    sample.lastCompletedCheckpointId = state.previous?.lastCompletedCheckpointId ?? null;
+    if (plan.checkpoints) {
+      memory.checkpointsAt = t;
+      const signal = AbortSignal.timeout(client.timeoutMs);
+      try {
+        const statistics = await client.request(endpoints.jobCheckpoints, { jobid: jobId }, undefined, { priority: 'background', signal, tally });
+        sample.lastCompletedCheckpointId = statistics.latest?.completed?.id ?? null;
+        const outcome = await state.checkpoints.sync(client, statistics, sample, { detailsBudget: plan.checkpointDetails, signal, tally });
+        if (outcome.detailsFetched > 0) memory.checkpointDetailsAt = t;
+      } catch {
+        // Checkpointing off, or the request failed: asked again at the next due time; the sample is stored either way.
+      }
+    } else {
+      state.checkpoints.fillStateBytes(sample);
+    }
+    const slow = deadlinePassed || graph.vertices.some((v) => v.metricsUnavailable !== undefined && /within \d+ ms|deadline/.test(v.metricsUnavailable));
+    state.backoff = nextBackoff(state.backoff, slow);
+    sample.requests = tally.requests;
+    sample.bytes = tally.bytes;
+    return sample;
+  }
+
+  /** The latest per-subtask reading of each vertex, as the sample the next reading's rates are over. */
+  private readingsOf(state: Running): JobSample | undefined {
+    if (!state.previous) return undefined;
+    return { ...state.previous, vertices: [...state.readings.values()] };
   }
 
   private async onFailure(clusterId: string, jobId: string, state: Running, error: unknown): Promise<void> {

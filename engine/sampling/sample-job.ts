@@ -1,8 +1,11 @@
-import type { FlinkRestClient } from '../flink-rest/client.ts';
+import type { JobGraph, VertexView } from '../contracts/jobs.ts';
+import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
-import { emptySubtaskColumns, stateCode, type JobSample, type TaskManagerRef, type VertexSample } from '../history/job-sample.ts';
+import { emptySubtaskColumns, stateCode, type JobSample, type SubtaskColumns, type TaskManagerRef, type VertexRollup, type VertexSample } from '../history/job-sample.ts';
+import { hasRates } from './job-graph.ts';
 import { withRates } from './sample-rates.ts';
+import { MAX_READING_REQUESTS, READABLE_VERTEX_STATES } from './sampling-plan.ts';
 
 type JobDetails = ResponseOf<typeof endpoints.jobDetails>;
 type VertexDetails = ResponseOf<typeof endpoints.vertexDetails>;
@@ -14,16 +17,17 @@ const NO_WATERMARK = -9223372036854775808;
 
 const BACKGROUND = { priority: 'background' } as const;
 
-/** Job states in which the vertices still have running subtasks worth asking about. */
-const SAMPLED_VERTEX_STATES = new Set(['RUNNING', 'FINISHED', 'CANCELING', 'FAILING', 'RESTARTING']);
 
 /**
- * One sample of a job, whatever its parallelism, in at most 2V + 2 requests:
+ * One full sample of a job, whatever its parallelism, in at most 2V + 2 requests:
  * `GET /jobs/:jobid` (vertices, states, plan), per vertex its details (per-subtask counters and accumulated
  * busy / back-pressured / idle time) and its watermarks, and `GET /jobs/:jobid/checkpoints`.
  * The accumulated times make rates exact over any interval, however the JobManager's metric refreshes fall.
+ * (The background watcher samples frugally instead: see `fetchPlannedSample`.)
  *
  * A vertex whose requests fail is kept with `subtasks: null` and the reason; only the job details are essential.
+ * The whole sample takes two request deadlines at most: the job details, then everything else under one shared
+ * deadline (a vertex not read by then is marked so), not one deadline per request in turn.
  */
 export async function sampleJob(
   client: FlinkRestClient,
@@ -55,9 +59,10 @@ export async function fetchJobSample(
   const t = now();
   // Background work: a page's requests to the same cluster go first (see priority-limit.ts).
   const details = await client.request(endpoints.jobDetails, { jobid: jobId }, undefined, BACKGROUND);
+  const deadline = sampleDeadline(client, details.vertices.length);
   const [vertices, checkpoints] = await Promise.all([
-    Promise.all(details.vertices.map((v) => fetchVertex(client, jobId, v))),
-    client.request(endpoints.jobCheckpoints, { jobid: jobId }, undefined, BACKGROUND).catch(() => undefined),
+    Promise.all(details.vertices.map((v) => (READABLE_VERTEX_STATES.has(v.status) ? fetchVertex(client, jobId, v.id, deadline) : { unavailable: `the vertex is ${v.status}` }))),
+    client.request(endpoints.jobCheckpoints, { jobid: jobId }, undefined, { ...BACKGROUND, signal: deadline.signal }).catch(() => undefined),
   ]);
   const sample = toJobSample(clusterId, details, vertices, checkpoints, t);
   sample.requests = client.stats.requests - requestsBefore;
@@ -67,16 +72,38 @@ export async function fetchJobSample(
 
 export type FetchedVertex = { details: VertexDetails; watermarks: Watermarks } | { unavailable: string };
 
-async function fetchVertex(client: FlinkRestClient, jobId: string, vertex: JobDetails['vertices'][number]): Promise<FetchedVertex> {
-  if (!SAMPLED_VERTEX_STATES.has(vertex.status)) return { unavailable: `the vertex is ${vertex.status}` };
-  const params = { jobid: jobId, vertexid: vertex.id };
+/** One deadline shared by a sample's requests after the job's: on a stalling cluster the sample ends with it. */
+export interface SampleDeadline {
+  signal: AbortSignal;
+  ms: number;
+  /** Counts the requests made under this deadline, whatever else uses the client meanwhile. */
+  tally?: TrafficStats;
+}
+
+/**
+ * Vertices read per request deadline: a sample reading V vertices has ⌈V / this⌉ deadlines for them, together (the
+ * frugal sampler reads at most this many per sample: one deadline; a full sample of a 100-vertex job four, not the
+ * 200 / concurrency deadlines of requests waiting their turn one after another).
+ */
+export const VERTICES_PER_DEADLINE = MAX_READING_REQUESTS / 2;
+
+export function sampleDeadline(client: FlinkRestClient, vertices: number): SampleDeadline {
+  const ms = Math.max(1, Math.ceil(vertices / VERTICES_PER_DEADLINE)) * client.timeoutMs;
+  return { signal: AbortSignal.timeout(ms), ms };
+}
+
+/** A vertex's details and watermarks (the watermarks are optional: `[]` when they fail). */
+export async function fetchVertex(client: FlinkRestClient, jobId: string, vertexId: string, deadline: SampleDeadline): Promise<FetchedVertex> {
+  const params = { jobid: jobId, vertexid: vertexId };
+  const options = { ...BACKGROUND, signal: deadline.signal, tally: deadline.tally };
   try {
     const [details, watermarks] = await Promise.all([
-      client.request(endpoints.vertexDetails, params, undefined, BACKGROUND),
-      client.request(endpoints.vertexWatermarks, params, undefined, BACKGROUND).catch(() => [] as Watermarks),
+      client.request(endpoints.vertexDetails, params, undefined, options),
+      client.request(endpoints.vertexWatermarks, params, undefined, options).catch(() => [] as Watermarks),
     ]);
     return { details, watermarks };
   } catch (error) {
+    if (deadline.signal.aborted) return { unavailable: `not read within the sample's deadline (${deadline.ms} ms): the JobManager answers slowly` };
     const reason = error instanceof EngineError ? error.info.message : String(error);
     return { unavailable: reason };
   }
@@ -90,19 +117,7 @@ export function toJobSample(
   checkpoints: Checkpoints | undefined,
   t: number,
 ): JobSample {
-  const taskManagers: TaskManagerRef[] = [];
-  const taskManagerIndex = new Map<string, number>();
-  const indexOfTaskManager = (id: string | undefined, endpoint: string | null): number => {
-    const key = id ?? endpoint;
-    if (!key) return -1;
-    let index = taskManagerIndex.get(key);
-    if (index === undefined) {
-      index = taskManagers.push({ id: key, endpoint }) - 1;
-      taskManagerIndex.set(key, index);
-    }
-    return index;
-  };
-
+  const taskManagers = taskManagerIndex();
   const vertices = details.vertices.map((vertex, i): VertexSample => {
     const base = {
       id: vertex.id,
@@ -113,31 +128,7 @@ export function toJobSample(
     };
     const got = fetched[i];
     if (!got || 'unavailable' in got) return { ...base, subtasks: null, unavailable: got?.unavailable ?? 'not fetched' };
-    const columns = emptySubtaskColumns(vertex.parallelism);
-    for (const subtask of got.details.subtasks) {
-      const k = subtask.subtask;
-      if (k < 0 || k >= vertex.parallelism) continue;
-      const m = subtask.metrics ?? {};
-      const set = (column: keyof typeof columns.counters, value: number | undefined) => {
-        if (value !== undefined && Number.isFinite(value) && value >= 0) columns.counters[column][k] = value;
-      };
-      set('recordsIn', m['read-records']);
-      set('recordsOut', m['write-records']);
-      set('bytesIn', m['read-bytes']);
-      set('bytesOut', m['write-bytes']);
-      set('accumulatedBusyMs', m['accumulated-busy-time']);
-      set('accumulatedBackPressuredMs', m['accumulated-backpressured-time']);
-      set('accumulatedIdleMs', m['accumulated-idle-time']);
-      columns.attempt[k] = subtask.attempt ?? 0;
-      columns.state[k] = stateCode(subtask.status);
-      columns.taskManager[k] = indexOfTaskManager(subtask['taskmanager-id'], subtask.endpoint ?? subtask.host ?? null);
-    }
-    for (const metric of got.watermarks) {
-      const k = Number(metric.id.split('.')[0]);
-      const value = Number(metric.value);
-      if (Number.isInteger(k) && k >= 0 && k < vertex.parallelism && Number.isFinite(value) && value > NO_WATERMARK) columns.watermark[k] = value;
-    }
-    return { ...base, subtasks: columns };
+    return { ...base, subtasks: subtaskColumnsOf(vertex.parallelism, got, taskManagers.indexOf) };
   });
 
   return {
@@ -151,9 +142,125 @@ export function toJobSample(
     edges: (details.plan?.nodes ?? []).flatMap((node) =>
       (node.inputs ?? []).map((input) => ({ source: input.id, target: node.id, shipStrategy: input.ship_strategy ?? 'UNKNOWN' })),
     ),
-    taskManagers,
+    taskManagers: taskManagers.list,
     lastCompletedCheckpointId: checkpoints?.latest?.completed?.id ?? null,
     requests: 0,
     bytes: 0,
+  };
+}
+
+/** The sample's TaskManagers, indexed as the subtask columns refer to them. */
+function taskManagerIndex(): { list: TaskManagerRef[]; indexOf: (id: string | undefined, endpoint: string | null) => number } {
+  const list: TaskManagerRef[] = [];
+  const index = new Map<string, number>();
+  return {
+    list,
+    indexOf: (id, endpoint) => {
+      const key = id ?? endpoint;
+      if (!key) return -1;
+      let at = index.get(key);
+      if (at === undefined) {
+        at = list.push({ id: key, endpoint }) - 1;
+        index.set(key, at);
+      }
+      return at;
+    },
+  };
+}
+
+/** Pure: one vertex's details and watermarks → its subtask columns (rates not yet computed). */
+function subtaskColumnsOf(parallelism: number, got: { details: VertexDetails; watermarks: Watermarks }, indexOfTaskManager: (id: string | undefined, endpoint: string | null) => number): SubtaskColumns {
+  const columns = emptySubtaskColumns(parallelism);
+  for (const subtask of got.details.subtasks) {
+    const k = subtask.subtask;
+    if (k < 0 || k >= parallelism) continue;
+    const m = subtask.metrics ?? {};
+    const set = (column: keyof typeof columns.counters, value: number | undefined) => {
+      if (value !== undefined && Number.isFinite(value) && value >= 0) columns.counters[column][k] = value;
+    };
+    set('recordsIn', m['read-records']);
+    set('recordsOut', m['write-records']);
+    set('bytesIn', m['read-bytes']);
+    set('bytesOut', m['write-bytes']);
+    set('accumulatedBusyMs', m['accumulated-busy-time']);
+    set('accumulatedBackPressuredMs', m['accumulated-backpressured-time']);
+    set('accumulatedIdleMs', m['accumulated-idle-time']);
+    columns.attempt[k] = subtask.attempt ?? 0;
+    columns.state[k] = stateCode(subtask.status);
+    columns.taskManager[k] = indexOfTaskManager(subtask['taskmanager-id'], subtask.endpoint ?? subtask.host ?? null);
+  }
+  for (const metric of got.watermarks) {
+    const k = Number(metric.id.split('.')[0]);
+    const value = Number(metric.value);
+    if (Number.isInteger(k) && k >= 0 && k < parallelism && Number.isFinite(value) && value > NO_WATERMARK) columns.watermark[k] = value;
+  }
+  return columns;
+}
+
+/**
+ * One frugal sample: the job and its aggregates as `graph` shows them (the job page's own graph, or one the sampler
+ * fetched), plus the per-subtask details and watermarks of the vertices in `read` under one shared deadline. The other
+ * vertices carry Flink's aggregates only (`subtasks: null`, no `unavailable`: not missing, just not read this time).
+ * Rates of a vertex read now are over its subtasks' clocks since its previous reading (`readings`).
+ */
+export async function fetchPlannedSample(
+  client: FlinkRestClient,
+  clusterId: string,
+  graph: JobGraph,
+  read: readonly string[],
+  readings: JobSample | undefined,
+  t: number,
+  tally?: TrafficStats,
+): Promise<{ sample: JobSample; deadlinePassed: boolean }> {
+  const deadline = { ...sampleDeadline(client, read.length), tally };
+  const wanted = new Set(read);
+  const fetched = new Map(
+    await Promise.all(
+      graph.vertices.filter((v) => wanted.has(v.id)).map(async (v) => [v.id, await fetchVertex(client, graph.jobId, v.id, deadline)] as const),
+    ),
+  );
+  const sample = withRates(readings, toPlannedSample(clusterId, graph, fetched, t));
+  return { sample, deadlinePassed: wanted.size > 0 && deadline.signal.aborted };
+}
+
+/** Pure: a graph (job, vertices, aggregates) and the vertices read → the sample (rates not yet computed). */
+export function toPlannedSample(clusterId: string, graph: JobGraph, fetched: ReadonlyMap<string, FetchedVertex>, t: number): JobSample {
+  const taskManagers = taskManagerIndex();
+  const live = hasRates(graph.state);
+  const vertices = graph.vertices.map((vertex): VertexSample => {
+    const base = { id: vertex.id, name: vertex.name, parallelism: vertex.parallelism, maxParallelism: vertex.maxParallelism, status: vertex.status };
+    const aggregates = live && vertex.metricsUnavailable === undefined && vertex.metricsFetchedAt === undefined ? aggregatesOf(vertex) : undefined;
+    const got = fetched.get(vertex.id);
+    if (got && !('unavailable' in got)) return { ...base, subtasks: subtaskColumnsOf(vertex.parallelism, got, taskManagers.indexOf), ...(aggregates ? { aggregates } : {}) };
+    if (aggregates) return { ...base, subtasks: null, aggregates, ...(got ? { unavailable: got.unavailable } : {}) };
+    const unavailable = got?.unavailable ?? vertex.metricsUnavailable ?? (live ? `the vertex is ${vertex.status}` : `the job is ${graph.state}`);
+    return { ...base, subtasks: null, unavailable };
+  });
+  return {
+    clusterId,
+    jobId: graph.jobId,
+    t,
+    jobName: graph.name,
+    jobState: graph.state,
+    jobStartTime: graph.startTime,
+    vertices,
+    edges: graph.edges,
+    taskManagers: taskManagers.list,
+    lastCompletedCheckpointId: null,
+    requests: 0,
+    bytes: 0,
+  };
+}
+
+/** Flink's aggregates of a vertex as the graph holds them, in the rollup's terms. */
+function aggregatesOf(vertex: VertexView): VertexRollup {
+  return {
+    busyMax: vertex.busyTimeMsPerSecond?.max ?? null,
+    busyAvg: vertex.busyTimeMsPerSecond?.avg ?? null,
+    backPressuredMax: vertex.backPressuredTimeMsPerSecond?.max ?? null,
+    backPressuredAvg: vertex.backPressuredTimeMsPerSecond?.avg ?? null,
+    idleAvg: vertex.idleTimeMsPerSecond?.avg ?? null,
+    recordsInPerSecond: vertex.recordsInPerSecond,
+    recordsOutPerSecond: vertex.recordsOutPerSecond,
   };
 }

@@ -1,0 +1,164 @@
+import type { JobGraph, VertexView } from '../contracts/jobs.ts';
+
+/**
+ * What one background sample of a watched job reads, decided from what it read before: the frugal sampler's budget.
+ *
+ * Every interval: Flink's figures aggregated over each vertex's subtasks (`subtasks/metrics?agg=`, the requests the
+ * job page's graph makes) — the page's own graph when it fetched one within the interval, so a page open costs the
+ * sampler nothing for them. They give the charts a point per interval and show when something moves.
+ *
+ * A vertex's per-subtask details and watermarks (the window analyses' input: exact counters, attempts, watermarks)
+ * every `SUBTASK_READING_MS`, or at once when the aggregates move (`movedVertices`). Per-subtask means are exact over
+ * the subtasks' own clocks between any two readings, so their cadence costs no precision, only resolution; a window
+ * that does not start on a reading reaches back to the one before it (see read-window.ts), so a verdict's 30 s of
+ * evidence are there in any window of 30 s or more. Checkpoint statistics every `CHECKPOINTS_MS` (or when the job
+ * moves), one settled checkpoint's details every `CHECKPOINT_DETAILS_MS` at most.
+ *
+ * A very large job's readings are spread over samples in turns (oldest reading first), within a request and a byte
+ * budget per sample: 200 vertices × 4,096 subtasks never read hundreds of MB at once.
+ */
+
+/**
+ * Per-subtask readings of a vertex this often when nothing moves. One a minute: a 3-vertex job then costs 6 requests
+ * a minute for them (the job page's graph costs 4 every 10 s; Flink's Web UI 7 every 3 s), and the diagnosis' verdict,
+ * which takes 30 s of evidence, has a minute of it in every window from the reading before it on.
+ */
+export const SUBTASK_READING_MS = 60_000;
+/** A reading triggered by moving aggregates comes at most this often per vertex: a flapping level is not read 6 times a minute. */
+export const MOVED_READING_GAP_MS = 20_000;
+/** `/jobs/:id/checkpoints` (6.5 KiB on a small job, growing with its history) this often, or when the job moves. */
+export const CHECKPOINTS_MS = 60_000;
+/** One settled checkpoint's details (1 + V requests) this often at most; the newest settled one is taken. */
+export const CHECKPOINT_DETAILS_MS = 120_000;
+/** Per-subtask requests (vertex details + watermarks) per sample at most: 25 vertices. */
+export const MAX_READING_REQUESTS = 50;
+/** Estimated response bytes of per-subtask readings per sample at most (a 4,096-subtask vertex reads ~1.5 MB). */
+export const MAX_READING_BYTES = 32 * 1024 * 1024;
+/** Bytes one subtask costs in the vertex details and watermarks, until a reading says (Flink 2.x: ~300–400 B). */
+export const DEFAULT_BYTES_PER_SUBTASK = 400;
+/** Busy max of a vertex moving this much (ms/s) between two intervals is "marked": its subtasks are read at once. */
+export const MARKED_BUSY_CHANGE_MS = 250;
+
+/** Vertex states whose subtasks are worth reading (the others have no running subtasks). */
+export const READABLE_VERTEX_STATES = new Set(['RUNNING', 'FINISHED', 'CANCELING', 'FAILING', 'RESTARTING']);
+
+/** What the sampler remembers of one watch between samples. */
+export interface SamplingMemory {
+  /** Per vertex, when its subtasks were last read. */
+  readAt: Map<string, number>;
+  /** Response bytes per subtask of the last readings. */
+  bytesPerSubtask: number;
+  checkpointsAt: number | undefined;
+  checkpointDetailsAt: number | undefined;
+  /** The aggregates the last sample saw, what the next one compares with. */
+  graph: JobGraph | undefined;
+  /** Vertices whose aggregates moved but whose reading waits for `MOVED_READING_GAP_MS`. */
+  moved: Set<string>;
+}
+
+export function newSamplingMemory(): SamplingMemory {
+  return { readAt: new Map(), bytesPerSubtask: DEFAULT_BYTES_PER_SUBTASK, checkpointsAt: undefined, checkpointDetailsAt: undefined, graph: undefined, moved: new Set() };
+}
+
+export interface SamplePlan {
+  /** Vertices whose subtasks this sample reads, in order. */
+  read: string[];
+  /** Vertices due (or moved) but left for a later sample by the budget. */
+  deferred: number;
+  /** Why the readings happen now, in words (for the sample's record and the tests). */
+  why: string[];
+  /** Vertices whose aggregates moved, still to be read (what `SamplingMemory.moved` becomes). */
+  moved: string[];
+  /** Read `/checkpoints` this sample. */
+  checkpoints: boolean;
+  /** Settled checkpoints whose details this sample may fetch. */
+  checkpointDetails: number;
+}
+
+/**
+ * Pure: what this sample reads, given the job as the aggregates show it now (`graph`), what was read before, the time
+ * and the sampling interval (a reading falls on the sample nearest its due time, never half an interval late).
+ */
+export function planSample(memory: SamplingMemory, graph: JobGraph, now: number, intervalMs: number): SamplePlan {
+  const why: string[] = [];
+  const moved = movedVertices(memory.graph, graph);
+  const jobMoved = moved.job !== undefined;
+  if (moved.job) why.push(moved.job);
+  const due = (id: string, everyMs: number) => {
+    const at = memory.readAt.get(id);
+    return at === undefined || now - at + intervalMs / 2 >= everyMs;
+  };
+  const readable = graph.vertices.filter((v) => READABLE_VERTEX_STATES.has(v.status));
+  const pending = new Set([...memory.moved, ...moved.vertices.keys(), ...(jobMoved ? readable.map((v) => v.id) : [])]);
+  const wanted = readable.filter((v) => {
+    if (memory.readAt.get(v.id) === undefined) return true;
+    if (pending.has(v.id) && due(v.id, MOVED_READING_GAP_MS)) return true;
+    return due(v.id, SUBTASK_READING_MS);
+  });
+  for (const v of readable) if (moved.vertices.has(v.id) && wanted.includes(v)) why.push(moved.vertices.get(v.id)!);
+  // Oldest reading first (never read before all): the turns of a job too large for one sample.
+  wanted.sort((a, b) => (memory.readAt.get(a.id) ?? -Infinity) - (memory.readAt.get(b.id) ?? -Infinity));
+  const read: string[] = [];
+  let requests = 0;
+  let bytes = 0;
+  for (const v of wanted) {
+    const cost = v.parallelism * memory.bytesPerSubtask;
+    if (read.length > 0 && (requests + 2 > MAX_READING_REQUESTS || bytes + cost > MAX_READING_BYTES)) break;
+    read.push(v.id);
+    requests += 2;
+    bytes += cost;
+  }
+  const checkpointsDue = memory.checkpointsAt === undefined || jobMoved || now - memory.checkpointsAt + intervalMs / 2 >= CHECKPOINTS_MS;
+  const detailsDue = memory.checkpointDetailsAt === undefined || now - memory.checkpointDetailsAt + intervalMs / 2 >= CHECKPOINT_DETAILS_MS;
+  return {
+    read,
+    deferred: wanted.length - read.length,
+    why,
+    // Moved vertices not read this time are read as soon as their gap allows.
+    moved: [...pending].filter((id) => !read.includes(id) && readable.some((v) => v.id === id)),
+    checkpoints: checkpointsDue,
+    checkpointDetails: checkpointsDue && detailsDue ? 1 : 0,
+  };
+}
+
+/**
+ * Pure: what moved between two looks at a job's aggregates that per-subtask figures should see at once — the job's
+ * state or start time (a JobManager failover), its vertices, a vertex's status, task counts or parallelism (a
+ * restart, a rescale), its backpressure level, or its busy max by `MARKED_BUSY_CHANGE_MS` or more.
+ */
+export function movedVertices(before: JobGraph | undefined, now: JobGraph): { job: string | undefined; vertices: Map<string, string> } {
+  const vertices = new Map<string, string>();
+  if (!before) return { job: undefined, vertices };
+  let job: string | undefined;
+  if (before.state !== now.state) job = `the job went from ${before.state} to ${now.state}`;
+  else if (before.startTime !== now.startTime) job = 'the JobManager recovered the job';
+  else if (before.vertices.length !== now.vertices.length) job = 'the job has other vertices';
+  const earlier = new Map(before.vertices.map((v) => [v.id, v]));
+  for (const v of now.vertices) {
+    const then = earlier.get(v.id);
+    if (!then) continue;
+    const reason = vertexMoved(then, v);
+    if (reason) vertices.set(v.id, `${v.name}: ${reason}`);
+  }
+  return { job, vertices };
+}
+
+function vertexMoved(then: VertexView, now: VertexView): string | undefined {
+  if (then.status !== now.status) return `${then.status} → ${now.status}`;
+  if (then.parallelism !== now.parallelism) return `parallelism ${then.parallelism} → ${now.parallelism}`;
+  if (!sameTasks(then.tasks, now.tasks)) return 'its task counts changed';
+  if (then.startTime !== now.startTime) return 'its subtasks were deployed again';
+  if (then.backpressureLevel !== null && now.backpressureLevel !== null && then.backpressureLevel !== now.backpressureLevel) {
+    return `backpressure ${then.backpressureLevel} → ${now.backpressureLevel}`;
+  }
+  const a = then.busyTimeMsPerSecond?.max;
+  const b = now.busyTimeMsPerSecond?.max;
+  if (a !== undefined && b !== undefined && Math.abs(a - b) >= MARKED_BUSY_CHANGE_MS) return `busy max ${Math.round(a)} → ${Math.round(b)} ms/s`;
+  return undefined;
+}
+
+function sameTasks(a: Record<string, number>, b: Record<string, number>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if ((a[k] ?? 0) !== (b[k] ?? 0)) return false;
+  return true;
+}
