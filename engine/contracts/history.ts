@@ -44,7 +44,7 @@ export interface JobWatch {
 export interface HistoryMarker {
   t: number;
   /** gap: no samples (until `until`); restart: subtasks on a new attempt; failover: the JobManager recovered the job. */
-  kind: 'gap' | 'restart' | 'failover' | 'restored' | 'state' | 'gone' | 'watch';
+  kind: 'gap' | 'restart' | 'failover' | 'restored' | 'state' | 'gone' | 'watch' | 'store';
   message: string;
   /** A gap's end; null while it lasts. */
   until?: number | null;
@@ -220,6 +220,8 @@ export interface JobMetricsHistory {
   to: number;
   /** Samples in the window. */
   samples: number;
+  /** Of those, how many the console took of the JobManager and how many it read from the cluster's metrics store. */
+  samplesFrom: { jobManager: number; prometheus: number };
   vertices: VertexMetricSeries[];
   markers: HistoryMarker[];
   /** The whole recording of the job, whatever the window. */

@@ -5,6 +5,7 @@ import { connect, createClient } from '../clusters/cluster-connections.ts';
 import { FlinkRestClient } from '../flink-rest/client.ts';
 import { json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { HistoryStore } from '../history/history-store.ts';
+import { jobMetricsHistory } from '../history/views/metrics-history.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { RECORDED_DIR, startReplayPrometheus, type ReplayPrometheus } from '../prometheus/testing/replay-prometheus.ts';
 import { JobWatcher } from './job-watcher.ts';
@@ -71,6 +72,8 @@ describe('a watched job of a cluster with a metrics store', () => {
     const backPressured = Array.from(throttle.subtasks!.rates.backPressuredTimeMsPerSecond);
     busy.forEach((b, k) => expect(b + idle[k] + backPressured[k]).toBeCloseTo(1000, 0));
     expect(new Set(jm.paths)).toEqual(new Set([`/jobs/${JOB}`, `/jobs/${JOB}/checkpoints`]));
+    // The metrics tab says where its samples came from.
+    expect(jobMetricsHistory(history, 'c', JOB, START, END).samplesFrom).toEqual({ jobManager: 0, prometheus: samples.length });
   });
 
   it('says when the store falls silent, samples the JobManager meanwhile, and reads the store again when it answers', async () => {
@@ -102,6 +105,8 @@ describe('a watched job of a cluster with a metrics store', () => {
     now += 30_000;
     await watcher.sampleNow('c', JOB);
     expect(events()).toContain('store-answers');
+    const markers = jobMetricsHistory(history, 'c', JOB, 0, now).markers.filter((m) => m.kind === 'store');
+    expect(markers.map((m) => m.message)).toEqual([expect.stringMatching(/^The metrics store does not answer \(.*restarting.*\): the console samples the JobManager until it does\.$/), expect.stringMatching(/^The metrics store answers again after 30 s/)]);
     const after = history.samples.window('c', JOB, 0, Infinity);
     expect(after.at(-1)!.source).toBe('prometheus');
     expect(after.at(-1)!.t).toBeGreaterThan(during.at(-1)!.t);

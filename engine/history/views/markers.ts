@@ -9,6 +9,8 @@ const KIND: Partial<Record<HistoryEvent['kind'], HistoryMarker['kind']>> = {
   'job-gone': 'gone',
   'watch-started': 'watch',
   'watch-stopped': 'watch',
+  'store-silent': 'store',
+  'store-answers': 'store',
 };
 
 /**

@@ -40,7 +40,19 @@ export function jobMetricsHistory(history: HistoryStore, clusterId: string, jobI
       peakBackPressuredMax: peak(series, 'backPressuredMax'),
     };
   });
-  return { clusterId, jobId, from, to, samples: heads.length, vertices, markers, firstSampleAt: job?.firstSampleAt ?? null, lastSampleAt: job?.lastSampleAt ?? null };
+  const fromStore = heads.filter((h) => h.source === 'prometheus').length;
+  return {
+    clusterId,
+    jobId,
+    from,
+    to,
+    samples: heads.length,
+    samplesFrom: { jobManager: heads.length - fromStore, prometheus: fromStore },
+    vertices,
+    markers,
+    firstSampleAt: job?.firstSampleAt ?? null,
+    lastSampleAt: job?.lastSampleAt ?? null,
+  };
 }
 
 function peak(points: VertexMetricPoint[], figure: 'busyMax' | 'backPressuredMax'): number | null {

@@ -69,7 +69,7 @@ export function MetricsHistoryTab({ clusterId, jobId, refresh }: JobTabProps): R
       {data ? (
         <p className="muted small">
           {window.follows ? 'Following the present: ' : 'A fixed window, '}
-          {formatTimestamp(data.from)} → {formatTimestamp(data.to)} · {data.samples} samples
+          {formatTimestamp(data.from)} → {formatTimestamp(data.to)} · {data.samples} samples{sourceInWords(data.samplesFrom)}
           {data.firstSampleAt != null ? ` · recorded since ${formatTimestamp(data.firstSampleAt)}` : ''}. Busy and back-pressured time in ms per second; shaded: no samples.
         </p>
       ) : null}
@@ -159,6 +159,7 @@ const MARKER_LABEL: Record<HistoryMarker['kind'], string> = {
   state: 'state',
   gone: 'job gone',
   watch: 'watch',
+  store: 'metrics store',
 };
 
 /** What happened in the window, in words: the markers on the charts, listed. */
@@ -178,4 +179,10 @@ function MarkerList({ markers }: { markers: HistoryMarker[] }): ReactNode {
       </ul>
     </section>
   );
+}
+
+/** Where the window's samples came from, said when the metrics store gave any. */
+function sourceInWords({ jobManager, prometheus }: JobMetricsHistory['samplesFrom']): string {
+  if (prometheus === 0) return '';
+  return jobManager === 0 ? ' from the metrics store (Prometheus)' : ` (${prometheus} from the metrics store, ${jobManager} sampled from the JobManager while it was silent)`;
 }
