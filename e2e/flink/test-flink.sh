@@ -11,17 +11,26 @@ scheduler_of() { case "$1" in 1.*) echo default ;; *) echo adaptive ;; esac; }
 # Which suites run where (CI time; README "Tests"): every version runs the client, CLI and operations tests and the
 # @every-version browser specs; the newest runs every browser spec; the disruptive one (a TaskManager kill, a
 # restart of the whole cluster) runs on the newest and the oldest only: a middle version has the newest one's
-# scheduler and JobManager failover.
+# scheduler and JobManager failover. The newest also runs with Flink's PrometheusReporter (`--prometheus`) for the
+# Prometheus suite (e2e/prometheus/*.prometheus.test.ts: it starts its own Prometheus scraping the cluster).
 
 npm run build --silent
 for version in $versions; do
   started_here=false
+  reporter=()
+  if [ "$version" = "$e2e_version" ]; then reporter=(--prometheus); fi
   if ! bash e2e/flink/flink.sh status --version "$version" >/dev/null 2>&1; then
-    bash e2e/flink/flink.sh up --version "$version" --scheduler "${FLINK_SCHEDULER:-$(scheduler_of "$version")}"
+    bash e2e/flink/flink.sh up --version "$version" --scheduler "${FLINK_SCHEDULER:-$(scheduler_of "$version")}" "${reporter[@]}"
     started_here=true
+  elif [ ${#reporter[@]} -gt 0 ] && ! grep -q '"prometheus"' ".cache/flink/$version/cluster.json"; then
+    # A cluster already up without the reporter: restarted with it (it stays up afterwards, as it was).
+    bash e2e/flink/flink.sh up --version "$version" --scheduler "${FLINK_SCHEDULER:-$(scheduler_of "$version")}" --prometheus
   fi
   status=0
   FLINK_VERSION=$version npx vitest run --config e2e/flink/vitest.flink.config.ts || status=$?
+  if [ "$status" = 0 ] && [ "$version" = "$e2e_version" ]; then
+    FLINK_VERSION=$version npx vitest run --config e2e/prometheus/vitest.prometheus.config.ts || status=$?
+  fi
   if [ "$status" = 0 ] && [ "$version" = "$e2e_version" ]; then
     FLINK_VERSION=$version npx playwright test --config e2e/playwright.config.ts --project=flink || status=$?
   elif [ "$status" = 0 ]; then

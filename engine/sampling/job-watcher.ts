@@ -307,7 +307,8 @@ export class JobWatcher {
     const sampling = await this.options.storeSampling?.(clusterId).catch(() => null);
     if (!sampling) return null;
     const t = this.now();
-    const round = await fetchStoreSamples(connection.client, sampling, clusterId, jobId, this.readingsOf(state), t);
+    // While the store is silent, every round asks it something, even with no step to read yet (see `probe`).
+    const round = await fetchStoreSamples(connection.client, sampling, clusterId, jobId, this.readingsOf(state), t, state.storeSilentSince !== undefined);
     if (round.storeFailure !== undefined) {
       if (state.storeSilentSince === undefined) {
         state.storeSilentSince = t;

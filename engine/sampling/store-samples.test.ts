@@ -111,4 +111,44 @@ describe('a watched job of a cluster with a metrics store', () => {
     expect(after.at(-1)!.source).toBe('prometheus');
     expect(after.at(-1)!.t).toBeGreaterThan(during.at(-1)!.t);
   });
+
+  it('says the store answers only when it did: a round one step after a JobManager sample, with nothing to read yet, asks it', async () => {
+    let down = false;
+    const prometheus = await startReplayPrometheus({
+      alter: (_request, _body, res) => {
+        if (!down) return false;
+        json(res, 503, { status: 'error', errorType: 'unavailable', error: 'the store is restarting' });
+        return true;
+      },
+    });
+    open.push(prometheus);
+    let now = START + 60_000;
+    const { history, watcher } = await watching(() => now, prometheus);
+    await watcher.sampleNow('c', JOB);
+    const events = () => history.events.list('c', JOB).map((e) => e.kind);
+
+    down = true;
+    now += 30_000;
+    await watcher.sampleNow('c', JOB);
+    expect(events().filter((k) => k === 'store-silent')).toHaveLength(1);
+    // One step later the store's window since that JobManager sample is still empty: nothing says the store is back.
+    for (let round = 0; round < 3; round++) {
+      now += STEP;
+      await watcher.sampleNow('c', JOB);
+    }
+    expect(events()).not.toContain('store-answers');
+    expect(events().filter((k) => k === 'store-silent')).toHaveLength(1);
+    const during = history.samples.window('c', JOB, 0, Infinity);
+    expect(during.slice(-4).map((s) => s.source)).toEqual([undefined, undefined, undefined, undefined]);
+
+    down = false;
+    now += STEP;
+    await watcher.sampleNow('c', JOB);
+    expect(events().filter((k) => k === 'store-answers')).toHaveLength(1);
+    now += 3 * STEP;
+    await watcher.sampleNow('c', JOB);
+    const after = history.samples.window('c', JOB, 0, Infinity);
+    expect(after.at(-1)!.source).toBe('prometheus');
+    expect(after.at(-1)!.t).toBeGreaterThan(during.at(-1)!.t);
+  });
 });

@@ -2,8 +2,10 @@ import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { JobSample } from '../history/job-sample.ts';
+import { prometheusEndpoints } from '../prometheus/prometheus-endpoints.ts';
 import { readWindow } from '../prometheus/prometheus-history.ts';
 import { jobLayoutOf } from '../prometheus/job-layout.ts';
+import { askStore } from '../prometheus/prometheus-request.ts';
 import type { FetchedSample } from './sample-job.ts';
 
 const BACKGROUND = { priority: 'background' } as const;
@@ -40,6 +42,8 @@ export interface StoreRound {
  * Steps sit on multiples of the step, so that two reads of the same time give the same samples; the newest step read
  * is one step behind now (the store has not scraped later ones yet). A JobManager that does not answer throws, as
  * for any sample; a store that does not answer is said in `storeFailure` (the caller samples the JobManager instead).
+ * `probe` (the store was silent): a round with no step to read yet asks the store's query API the smallest query
+ * instead (`vector(1)`), so that the answer says whether it is back — a round that asked nothing would say nothing of it.
  */
 export async function fetchStoreSamples(
   rest: FlinkRestClient,
@@ -48,6 +52,7 @@ export async function fetchStoreSamples(
   jobId: string,
   previous: JobSample | undefined,
   now: number,
+  probe = false,
 ): Promise<StoreRound> {
   const details = await rest.request(endpoints.jobDetails, { jobid: jobId }, undefined, BACKGROUND);
   const checkpoints = await rest.request(endpoints.jobCheckpoints, { jobid: jobId }, undefined, BACKGROUND).catch(() => undefined);
@@ -56,12 +61,23 @@ export async function fetchStoreSamples(
   const earliest = Math.max(previous ? previous.t + 1 : -Infinity, now - sampling.backfillMs, details['start-time']);
   const from = Math.ceil(earliest / stepMs) * stepMs;
   const to = Math.floor((now - stepMs) / stepMs) * stepMs;
-  if (to < from) return { samples: [], checkpoints, missing: [], jobState: details.state };
+  const failed = (error: unknown): StoreRound => ({ samples: [], checkpoints, missing: [], jobState: details.state, storeFailure: error instanceof EngineError ? error.info.message : String(error) });
+  if (to < from) {
+    // A JobManager sample a moment ago (the store was silent) leaves no step to read yet.
+    if (probe) {
+      try {
+        await askStore(sampling.store, prometheusEndpoints.query, { query: 'vector(1)' }, BACKGROUND);
+      } catch (error) {
+        return failed(error);
+      }
+    }
+    return { samples: [], checkpoints, missing: [], jobState: details.state };
+  }
   let read;
   try {
     read = await readWindow(sampling.store, jobLayoutOf(clusterId, details), from, to, stepMs, { previous });
   } catch (error) {
-    return { samples: [], checkpoints, missing: [], jobState: details.state, storeFailure: error instanceof EngineError ? error.info.message : String(error) };
+    return failed(error);
   }
   // Steps where the store held nothing of the job at all (before it started, or a scrape gap) are no samples.
   const samples = read.samples.filter((s) => s.vertices.some((v) => v.subtasks !== null));
