@@ -1,12 +1,17 @@
 import type { ClusterRegistry } from '../clusters/cluster-registry.ts';
 import type { HistoryApi, JobWatch } from '../contracts/history.ts';
+import { endpoints } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { requireId, requireText, requireWhole } from '../flink-rest/input-checks.ts';
+import { CheckpointSync } from '../sampling/checkpoint-sync.ts';
 import type { JobWatcher } from '../sampling/job-watcher.ts';
 import type { HistoryStore } from './history-store.ts';
 import { checkpointDetail, jobCheckpoints } from './views/checkpoint-views.ts';
 import { jobMetricsHistory } from './views/metrics-history.ts';
 import { recordedJobGraph, recordedJobs } from './views/recorded-jobs.ts';
+
+/** A page's Checkpoints tab refreshes a watched job's checkpoints this often at most (the metrics fetch interval). */
+const CHECKPOINTS_REFRESH_MS = 10_000;
 
 /** The longest window the metrics history answers for: a week. */
 const MAX_METRICS_WINDOW_MS = 7 * 24 * 3600_000;
@@ -18,6 +23,8 @@ export class HistoryService implements HistoryApi {
     private readonly registry: ClusterRegistry,
     private readonly watcher: JobWatcher,
   ) {}
+
+  private readonly checkpointsRefreshedAt = new Map<string, number>();
 
   async watches() {
     return this.watcher.list().map((w) => ({ ...w }));
@@ -33,12 +40,47 @@ export class HistoryService implements HistoryApi {
 
   async checkpoints(clusterId: string, jobId: string, limit?: number) {
     const id = requireId(jobId, 'job');
-    return jobCheckpoints(this.history, requireText(clusterId, 'cluster id'), id, requireWhole(limit ?? 60, 'limit', 1, 1000), this.watchOf(clusterId, id));
+    const cluster = requireText(clusterId, 'cluster id');
+    const count = requireWhole(limit ?? 60, 'limit', 1, 1000);
+    await this.refreshCheckpoints(cluster, id);
+    return jobCheckpoints(this.history, cluster, id, count, this.watchOf(cluster, id));
+  }
+
+  /**
+   * The sampler reads a watched job's `/checkpoints` once a minute: a page showing its Checkpoints tab refreshes them
+   * with its own poll (one request, at most every `CHECKPOINTS_REFRESH_MS`), as fresh as the JobManager's. Details stay
+   * the sampler's, or the page's when it opens a checkpoint.
+   */
+  private async refreshCheckpoints(clusterId: string, jobId: string): Promise<void> {
+    if (!this.history.watches.get(clusterId, jobId)) return;
+    const key = `${clusterId}\u0000${jobId}`;
+    const now = Date.now();
+    if (now - (this.checkpointsRefreshedAt.get(key) ?? -Infinity) < CHECKPOINTS_REFRESH_MS) return;
+    this.checkpointsRefreshedAt.delete(key);
+    this.checkpointsRefreshedAt.set(key, now);
+    while (this.checkpointsRefreshedAt.size > 64) this.checkpointsRefreshedAt.delete(this.checkpointsRefreshedAt.keys().next().value!);
+    try {
+      const client = this.registry.connection(clusterId).client;
+      const statistics = await client.request(endpoints.jobCheckpoints, { jobid: jobId });
+      await new CheckpointSync(this.history, clusterId, jobId).record(statistics, now);
+    } catch {
+      // Checkpointing off, or the cluster does not answer: the tab shows what the history holds.
+    }
   }
 
   async checkpointDetail(clusterId: string, jobId: string, checkpointId: number, triggerTimestamp: number) {
     const id = requireId(jobId, 'job');
-    return checkpointDetail(this.history, requireText(clusterId, 'cluster id'), id, requireWhole(checkpointId, 'checkpoint id', 0), requireWhole(triggerTimestamp, 'trigger timestamp', 0));
+    const cluster = requireText(clusterId, 'cluster id');
+    const checkpoint = requireWhole(checkpointId, 'checkpoint id', 0);
+    const triggered = requireWhole(triggerTimestamp, 'trigger timestamp', 0);
+    // The sampler fetches settled checkpoints' details within a budget: one the operator opens is fetched now.
+    try {
+      const client = this.registry.connection(cluster).client;
+      await new CheckpointSync(this.history, cluster, id).fetchOpened(client, triggered, checkpoint, Date.now());
+    } catch {
+      // A cluster that is gone or does not answer: the detail says what the history holds.
+    }
+    return checkpointDetail(this.history, cluster, id, checkpoint, triggered);
   }
 
   async metrics(clusterId: string, jobId: string, windowMs: number, to?: number) {

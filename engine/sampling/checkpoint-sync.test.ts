@@ -94,6 +94,24 @@ describe('the checkpoint history of a watched job', () => {
     await store.close();
   }, 60_000);
 
+  it('fetches the details of a settled checkpoint a page opens at once, outside the sampler\'s budget, and only once', async () => {
+    const store = HistoryStore.open(dirs.make());
+    const client = new FlinkRestClient({ baseUrl: handle.url });
+    const sync = new CheckpointSync(store, 'local', jobId);
+    handle.engine.advance(10_000);
+    const statistics = await client.request(endpoints.jobCheckpoints, { jobid: jobId });
+    await sync.sync(client, statistics, syntheticSample({ t: handle.engine.now(), jobId }), { detailsBudget: 0 });
+    const settled = store.checkpoints.list('local', jobId).filter((c) => c.status === 'COMPLETED').at(-1)!;
+    expect(settled.vertices).toBeUndefined();
+    const before = client.stats.requests;
+    expect(await sync.fetchOpened(client, settled.triggerTimestamp, settled.id, handle.engine.now())).toBe(true);
+    expect(client.stats.requests - before).toBe(1 + 3);
+    expect(store.checkpoints.find('local', jobId, settled.triggerTimestamp, settled.id)!.vertices).toHaveLength(3);
+    expect(await sync.fetchOpened(client, settled.triggerTimestamp, settled.id, handle.engine.now())).toBe(false);
+    expect(client.stats.requests - before).toBe(1 + 3);
+    await store.close();
+  });
+
   it('keeps both runs when a JobManager failover resets the statistics, and marks an in-progress checkpoint that vanished as unknown', async () => {
     const store = HistoryStore.open(dirs.make());
     const sync = new CheckpointSync(store, 'c1', 'a'.repeat(32), { detailsPerSample: 0 });

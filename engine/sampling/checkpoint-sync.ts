@@ -71,13 +71,9 @@ export class CheckpointSync {
     const store = this.history.checkpoints;
     const { clusterId, jobId } = this;
     const now = sample.t;
-    const listed = checkpointsIn(statistics).map((wire) => toCheckpointRecord(wire, now, store.find(clusterId, jobId, wire.trigger_timestamp, wire.id)));
-    const changed = listed.filter((record) => recordChanged(store.find(clusterId, jobId, record.triggerTimestamp, record.id), record));
-    if (statistics.history) changed.push(...this.vanished(new Set(listed.map(key)), now));
-    await store.putMany(clusterId, jobId, changed);
-    await this.syncOverview(statistics, now);
+    const { listed, written } = await this.record(statistics, now);
 
-    const outcome: CheckpointSyncOutcome = { written: changed.length, detailsFetched: 0, detailRequests: 0, detailBytes: 0 };
+    const outcome: CheckpointSyncOutcome = { written, detailsFetched: 0, detailRequests: 0, detailBytes: 0 };
     const wanting = listed
       .map((record) => store.find(clusterId, jobId, record.triggerTimestamp, record.id) ?? record)
       .filter((record) => isSettled(record.status) && !record.vertices && record.detailsUnavailable === undefined)
@@ -94,6 +90,28 @@ export class CheckpointSync {
     }
     this.fillStateBytes(sample);
     return outcome;
+  }
+
+  /** The checkpoints and Flink's counts of one `/checkpoints` response, without any details. */
+  async record(statistics: CheckpointingStatistics, now: number): Promise<{ listed: CheckpointRecord[]; written: number }> {
+    const store = this.history.checkpoints;
+    const { clusterId, jobId } = this;
+    const listed = checkpointsIn(statistics).map((wire) => toCheckpointRecord(wire, now, store.find(clusterId, jobId, wire.trigger_timestamp, wire.id)));
+    const changed = listed.filter((record) => recordChanged(store.find(clusterId, jobId, record.triggerTimestamp, record.id), record));
+    if (statistics.history) changed.push(...this.vanished(new Set(listed.map(key)), now));
+    await store.putMany(clusterId, jobId, changed);
+    await this.syncOverview(statistics, now);
+    return { listed, written: changed.length };
+  }
+
+  /**
+   * A settled checkpoint's details at once, when a page opens it before the sampler's budget fetched them (a page's
+   * requests, not the background's): false when there was nothing to fetch or the JobManager did not answer.
+   */
+  async fetchOpened(client: FlinkRestClient, triggerTimestamp: number, id: number, now: number): Promise<boolean> {
+    const record = this.history.checkpoints.find(this.clusterId, this.jobId, triggerTimestamp, id);
+    if (!record || !isSettled(record.status) || record.vertices || record.detailsUnavailable !== undefined) return false;
+    return (await this.fetchDetails(client, record, now, {})) === 'stored';
   }
 
   /** The job is gone from the cluster: its checkpoints still in progress will never report a result. */

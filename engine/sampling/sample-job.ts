@@ -233,7 +233,14 @@ export function toPlannedSample(clusterId: string, graph: JobGraph, fetched: Rea
     const got = fetched.get(vertex.id);
     if (got && !('unavailable' in got)) return { ...base, subtasks: subtaskColumnsOf(vertex.parallelism, got, taskManagers.indexOf), ...(aggregates ? { aggregates } : {}) };
     if (aggregates) return { ...base, subtasks: null, aggregates, ...(got ? { unavailable: got.unavailable } : {}) };
-    const unavailable = got?.unavailable ?? vertex.metricsUnavailable ?? (live ? `the vertex is ${vertex.status}` : `the job is ${graph.state}`);
+    const unavailable =
+      got?.unavailable ??
+      vertex.metricsUnavailable ??
+      (vertex.metricsFetchedAt !== undefined
+        ? 'its aggregates were read by an earlier sample (a job this large has them read in turns)'
+        : live
+          ? `the vertex is ${vertex.status}`
+          : `the job is ${graph.state}`);
     return { ...base, subtasks: null, unavailable };
   });
   return {
