@@ -11,7 +11,7 @@ import { CheckpointSync, type CheckpointSyncOptions } from './checkpoint-sync.ts
 import { fetchJobGraph } from './job-graph.ts';
 import { comparisonBase, eventsBetween } from './sample-events.ts';
 import { fetchJobSample, fetchPlannedSample, type FetchedSample } from './sample-job.ts';
-import { newSamplingMemory, planSample, recordReading, type SamplingMemory } from './sampling-plan.ts';
+import { newSamplingMemory, planSample, type SamplingMemory } from './sampling-plan.ts';
 import { fetchStoreSamples, type StoreSampling } from './store-samples.ts';
 import { isEndedJobState } from '../flink-rest/job-states.ts';
 
@@ -347,7 +347,7 @@ export class JobWatcher {
       }
     }
     const t = sample.t;
-    for (const vertex of sample.vertices) recordReading(state.memory, vertex.id, t);
+    for (const vertex of sample.vertices) state.memory.readAt.set(vertex.id, t);
     state.memory.checkpointsAt = t;
     return sample;
   }
@@ -381,7 +381,7 @@ export class JobWatcher {
     const { sample, deadlinePassed } = await fetchPlannedSample(client, clusterId, graph, plan.read, this.readingsOf(state), at, tally);
     const subtasksRead = sample.vertices.filter((v) => v.subtasks && plan.read.includes(v.id)).reduce((sum, v) => sum + v.parallelism, 0);
     if (subtasksRead > 0) memory.bytesPerSubtask = Math.max(1, (tally.bytes - before.bytes) / subtasksRead);
-    for (const id of plan.read) recordReading(memory, id, t);
+    for (const id of plan.read) memory.readAt.set(id, t);
     memory.moved = new Set(plan.moved);
     memory.graph = graph;
     sample.lastCompletedCheckpointId = state.previous?.lastCompletedCheckpointId ?? null;

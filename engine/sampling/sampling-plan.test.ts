@@ -3,7 +3,6 @@ import type { JobGraph, VertexView } from '../contracts/jobs.ts';
 import {
   CHECKPOINT_DETAILS_MS,
   CHECKPOINTS_MS,
-  FIRST_READINGS_MS,
   MAX_READING_BYTES,
   MAX_READING_REQUESTS,
   MOVED_READING_GAP_MS,
@@ -11,7 +10,6 @@ import {
   movedVertices,
   newSamplingMemory,
   planSample,
-  recordReading,
   type SamplingMemory,
 } from './sampling-plan.ts';
 
@@ -49,7 +47,6 @@ function run(memory: SamplingMemory, graphAt: (t: number) => JobGraph, from: num
     const t = from + i * INTERVAL;
     const g = graphAt(t);
     const plan = planSample(memory, g, t, INTERVAL);
-    // Steady state: the first minute's closer readings (FIRST_READINGS_MS) have their own test.
     for (const id of plan.read) memory.readAt.set(id, t);
     if (plan.checkpoints) memory.checkpointsAt = t;
     if (plan.checkpointDetails > 0) memory.checkpointDetailsAt = t;
@@ -61,19 +58,6 @@ function run(memory: SamplingMemory, graphAt: (t: number) => JobGraph, from: num
 }
 
 describe('what a background sample reads', () => {
-  it('reads a vertex every 20 s in its first minute, so the first verdict comes within about 40 s, then once a minute', () => {
-    const memory = newSamplingMemory();
-    const g = graph([vertex(1)]);
-    const readAt: number[] = [];
-    for (let t = 0; t <= 180_000; t += INTERVAL) {
-      const plan = planSample(memory, g, t, INTERVAL);
-      for (const id of plan.read) recordReading(memory, id, t);
-      if (plan.read.length > 0) readAt.push(t);
-      memory.graph = g;
-    }
-    expect(readAt).toEqual([0, FIRST_READINGS_MS, 2 * FIRST_READINGS_MS, 2 * FIRST_READINGS_MS + SUBTASK_READING_MS, 2 * FIRST_READINGS_MS + 2 * SUBTASK_READING_MS]);
-  });
-
   it('a steady 3-vertex job: every subtask once a minute, /checkpoints once a minute, a checkpoint\'s details every 2 minutes', () => {
     const steady = graph([vertex(1), vertex(2), vertex(3)]);
     const taken = run(newSamplingMemory(), () => steady, 0, 36);

@@ -24,12 +24,6 @@ import type { JobGraph, VertexView } from '../contracts/jobs.ts';
  * which takes 30 s of evidence, has a minute of it in every window from the reading before it on.
  */
 export const SUBTASK_READING_MS = 60_000;
-/**
- * In a vertex's first minute of readings, they come this often: the verdict takes 30 s of evidence over the subtasks'
- * own clocks, and the first reading's counters may be as old as the JobManager's last fetch, so a page opened on a job
- * not yet watched has its verdict within about 40 s, not after the second minute's reading.
- */
-export const FIRST_READINGS_MS = 20_000;
 /** A reading triggered by moving aggregates comes at most this often per vertex: a flapping level is not read 6 times a minute. */
 export const MOVED_READING_GAP_MS = 20_000;
 /** `/jobs/:id/checkpoints` (6.5 KiB on a small job, growing with its history) this often, or when the job moves. */
@@ -52,8 +46,6 @@ export const READABLE_VERTEX_STATES = new Set(['RUNNING', 'FINISHED', 'CANCELING
 export interface SamplingMemory {
   /** Per vertex, when its subtasks were last read. */
   readAt: Map<string, number>;
-  /** Per vertex, when its subtasks were first read in this watch (see FIRST_READINGS_MS). */
-  firstReadAt: Map<string, number>;
   /** Response bytes per subtask of the last readings. */
   bytesPerSubtask: number;
   checkpointsAt: number | undefined;
@@ -65,7 +57,7 @@ export interface SamplingMemory {
 }
 
 export function newSamplingMemory(): SamplingMemory {
-  return { readAt: new Map(), firstReadAt: new Map(), bytesPerSubtask: DEFAULT_BYTES_PER_SUBTASK, checkpointsAt: undefined, checkpointDetailsAt: undefined, graph: undefined, moved: new Set() };
+  return { readAt: new Map(), bytesPerSubtask: DEFAULT_BYTES_PER_SUBTASK, checkpointsAt: undefined, checkpointDetailsAt: undefined, graph: undefined, moved: new Set() };
 }
 
 export interface SamplePlan {
@@ -101,8 +93,7 @@ export function planSample(memory: SamplingMemory, graph: JobGraph, now: number,
   const wanted = readable.filter((v) => {
     if (memory.readAt.get(v.id) === undefined) return true;
     if (pending.has(v.id) && due(v.id, MOVED_READING_GAP_MS)) return true;
-    const first = memory.firstReadAt.get(v.id);
-    return due(v.id, first !== undefined && now - first < SUBTASK_READING_MS ? FIRST_READINGS_MS : SUBTASK_READING_MS);
+    return due(v.id, SUBTASK_READING_MS);
   });
   for (const v of readable) if (moved.vertices.has(v.id) && wanted.includes(v)) why.push(moved.vertices.get(v.id)!);
   // Oldest reading first (never read before all): the turns of a job too large for one sample.
@@ -128,12 +119,6 @@ export function planSample(memory: SamplingMemory, graph: JobGraph, now: number,
     checkpoints: checkpointsDue,
     checkpointDetails: checkpointsDue && detailsDue ? 1 : 0,
   };
-}
-
-/** Remembers that a vertex's subtasks were read at `t` (and, the first time in this watch, since when). */
-export function recordReading(memory: SamplingMemory, vertexId: string, t: number): void {
-  memory.readAt.set(vertexId, t);
-  if (!memory.firstReadAt.has(vertexId)) memory.firstReadAt.set(vertexId, t);
 }
 
 /**
