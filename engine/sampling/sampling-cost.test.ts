@@ -75,12 +75,12 @@ async function simulate(pageOpen: boolean): Promise<Run> {
 }
 
 describe('the frugal sampler\'s cost on a 3-vertex job', () => {
-  it('with a job page open: at most 10 requests a minute (the page\'s graph is shared), a point per interval in the charts, a verdict\'s evidence in a 1-minute window', async () => {
+  it('with a job page open: at most 22 requests a minute (the page\'s graph is shared), a point per interval in the charts, a verdict\'s evidence in a 1-minute window', async () => {
     const run = await simulate(true);
     try {
-      // Per minute: one per-subtask reading of 3 vertices (2 requests each), /checkpoints, and one settled checkpoint's
-      // details (1 + V) every 2 minutes.
-      expect(run.requestsPerMinute).toBeLessThanOrEqual(10);
+      // Per minute: three per-subtask readings of 3 vertices (2 requests each), /checkpoints, and one settled
+      // checkpoint's details (1 + V) every 2 minutes: 18 + 1 + 2.
+      expect(run.requestsPerMinute).toBeLessThanOrEqual(22);
       // The page's graph: 1 + V every interval.
       expect(run.pageRequestsPerMinute).toBe(4 * 6);
 
@@ -90,9 +90,9 @@ describe('the frugal sampler\'s cost on a 3-vertex job', () => {
       // A sample per interval: stamped when the page fetched the figures it stores (1 s before), or when it read subtasks.
       expect(Math.max(...gaps.slice(1))).toBeLessThanOrEqual(INTERVAL_MS + 1_000);
       expect(heads.length).toBe(2 + (MINUTES * 60_000) / INTERVAL_MS);
-      // Between readings, samples hold Flink's aggregates: the charts have a point per interval.
+      // Between readings (every other interval), samples hold Flink's aggregates: the charts have a point per interval.
       const coverage = heads.slice(2).flatMap((h) => h.vertices.map((v) => v.coverage));
-      expect(coverage.filter((c) => c === 'aggregates').length).toBeGreaterThan(coverage.filter((c) => c === 'subtasks').length);
+      expect(coverage.filter((c) => c === 'aggregates').length).toBeGreaterThanOrEqual(coverage.filter((c) => c === 'subtasks').length);
       expect(coverage).not.toContain('none');
       const charts = jobMetricsHistory(run.store, 'local', jobId, times[2], times.at(-1)!);
       for (const series of charts.vertices) expect(series.points.filter((p) => p.busyMax !== null)).toHaveLength(heads.length - 2);
@@ -111,12 +111,12 @@ describe('the frugal sampler\'s cost on a 3-vertex job', () => {
     }
   }, 120_000);
 
-  it('without a page: the sampler fetches the aggregates itself, still far below one full sample per interval', async () => {
+  it('without a page: the sampler fetches the aggregates itself, below one full sample per interval', async () => {
     const run = await simulate(false);
     try {
-      // The graph (1 + V) every interval, readings, checkpoints: 24 + 6 + 1 + 2 — against 62 a minute when every
+      // The graph (1 + V) every interval, readings, checkpoints: 24 + 18 + 1 + 2 — against 62 a minute when every
       // sample read everything (2V + 2 per interval and 1 + V per settled checkpoint).
-      expect(run.requestsPerMinute).toBeLessThanOrEqual(34);
+      expect(run.requestsPerMinute).toBeLessThanOrEqual(46);
       expect(run.pageRequestsPerMinute).toBe(0);
     } finally {
       await run.store.close();

@@ -58,22 +58,22 @@ function run(memory: SamplingMemory, graphAt: (t: number) => JobGraph, from: num
 }
 
 describe('what a background sample reads', () => {
-  it('a steady 3-vertex job: every subtask once a minute, /checkpoints once a minute, a checkpoint\'s details every 2 minutes', () => {
+  it('a steady 3-vertex job: every subtask every 20 s, /checkpoints once a minute, a checkpoint\'s details every 2 minutes', () => {
     const steady = graph([vertex(1), vertex(2), vertex(3)]);
     const taken = run(newSamplingMemory(), () => steady, 0, 36);
     const readings = taken.filter((s) => s.read.length > 0);
-    expect(readings.map((s) => s.t)).toEqual([0, 60_000, 120_000, 180_000, 240_000, 300_000]);
+    expect(readings.map((s) => s.t)).toEqual(Array.from({ length: 18 }, (_, i) => i * SUBTASK_READING_MS));
+    expect(SUBTASK_READING_MS).toBe(20_000);
     expect(readings.every((s) => s.read.length === 3)).toBe(true);
-    expect(taken.filter((s) => s.checkpoints).map((s) => s.t)).toEqual(readings.map((s) => s.t));
+    expect(taken.filter((s) => s.checkpoints).map((s) => s.t)).toEqual([0, 60_000, 120_000, 180_000, 240_000, 300_000]);
     expect(taken.filter((s) => s.details > 0).map((s) => s.t)).toEqual([0, 120_000, 240_000]);
-    expect(SUBTASK_READING_MS).toBe(CHECKPOINTS_MS);
     expect(CHECKPOINT_DETAILS_MS).toBe(2 * CHECKPOINTS_MS);
   });
 
   it('reads at once when the aggregates move markedly, and a flapping level no more often than the gap allows', () => {
     const memory = newSamplingMemory();
-    run(memory, () => graph([vertex(1), vertex(2)]), 0, 1);
-    // Busy max +100 ms/s: not marked. +400: marked, read at once — but only the moved vertex.
+    run(memory, () => graph([vertex(1), vertex(2)]), 0, 3);
+    // Read at 20 s. Busy max +100 ms/s: not marked. +400: marked, read at once (before its cadence) — but only the moved vertex.
     expect(planSample(memory, graph([vertex(1, { busyTimeMsPerSecond: { min: 0, max: 400, avg: 200, sum: 800 } }), vertex(2)]), 30_000, INTERVAL).read).toEqual([]);
     const hot = graph([vertex(1, { busyTimeMsPerSecond: { min: 0, max: 700, avg: 200, sum: 800 } }), vertex(2)]);
     const plan = planSample(memory, hot, 30_000, INTERVAL);
@@ -92,7 +92,8 @@ describe('what a background sample reads', () => {
   it('a restart, a rescale or a job state change reads every vertex and the checkpoints at once', () => {
     const memory = newSamplingMemory();
     run(memory, () => graph([vertex(1), vertex(2)]), 0, 3);
-    const restarting = planSample(memory, graph([vertex(1), vertex(2)], { state: 'RESTARTING' }), 30_000, INTERVAL);
+    // Read at 20 s; 5 s later the job restarts: read at once, before its cadence.
+    const restarting = planSample(memory, graph([vertex(1), vertex(2)], { state: 'RESTARTING' }), 25_000, INTERVAL);
     expect(restarting.read).toEqual(['v1', 'v2']);
     expect(restarting.checkpoints).toBe(true);
     expect(restarting.why).toEqual(['the job went from RUNNING to RESTARTING']);
