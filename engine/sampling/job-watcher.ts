@@ -11,7 +11,7 @@ import { CheckpointSync, type CheckpointSyncOptions } from './checkpoint-sync.ts
 import { fetchJobGraph } from './job-graph.ts';
 import { comparisonBase, eventsBetween } from './sample-events.ts';
 import { fetchJobSample, fetchPlannedSample, type FetchedSample } from './sample-job.ts';
-import { newSamplingMemory, planSample, type SamplingMemory } from './sampling-plan.ts';
+import { CHECKPOINTS_MS, newSamplingMemory, planSample, type SamplingMemory } from './sampling-plan.ts';
 import { fetchStoreSamples, type StoreSampling } from './store-samples.ts';
 import { isEndedJobState } from '../flink-rest/job-states.ts';
 
@@ -308,7 +308,9 @@ export class JobWatcher {
     if (!sampling) return null;
     const t = this.now();
     // While the store is silent, every round asks it something, even with no step to read yet (see `probe`).
-    const round = await fetchStoreSamples(connection.client, sampling, clusterId, jobId, this.readingsOf(state), t, state.storeSilentSince !== undefined);
+    const checkpointsDue = state.memory.checkpointsAt === undefined || t - state.memory.checkpointsAt >= CHECKPOINTS_MS;
+    const round = await fetchStoreSamples(connection.client, sampling, clusterId, jobId, this.readingsOf(state), t, state.storeSilentSince !== undefined, checkpointsDue);
+    if (round.checkpoints) state.memory.checkpointsAt = t;
     if (round.storeFailure !== undefined) {
       if (state.storeSilentSince === undefined) {
         state.storeSilentSince = t;

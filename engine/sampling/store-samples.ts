@@ -42,7 +42,7 @@ export interface StoreRound {
  * Steps sit on multiples of the step, so that two reads of the same time give the same samples; the newest step read
  * is one step behind now (the store has not scraped later ones yet). A JobManager that does not answer throws, as
  * for any sample; a store that does not answer is said in `storeFailure` (the caller samples the JobManager instead).
- * `probe` (the store was silent): a round with no step to read yet asks the store's query API the smallest query
+ * `withCheckpoints`: also `/checkpoints` (at the frugal sampler's cadence, see CHECKPOINTS_MS). `probe` (the store was silent): a round with no step to read yet asks the store's query API the smallest query
  * instead (`vector(1)`), so that the answer says whether it is back — a round that asked nothing would say nothing of it.
  */
 export async function fetchStoreSamples(
@@ -53,9 +53,10 @@ export async function fetchStoreSamples(
   previous: JobSample | undefined,
   now: number,
   probe = false,
+  withCheckpoints = true,
 ): Promise<StoreRound> {
   const details = await rest.request(endpoints.jobDetails, { jobid: jobId }, undefined, BACKGROUND);
-  const checkpoints = await rest.request(endpoints.jobCheckpoints, { jobid: jobId }, undefined, BACKGROUND).catch(() => undefined);
+  const checkpoints = withCheckpoints ? await rest.request(endpoints.jobCheckpoints, { jobid: jobId }, undefined, BACKGROUND).catch(() => undefined) : undefined;
   const { stepMs } = sampling;
   // From the newest sample on, but never further back than the backfill (a console closed for a day reads its last hour).
   const earliest = Math.max(previous ? previous.t + 1 : -Infinity, now - sampling.backfillMs, details['start-time']);
