@@ -304,20 +304,27 @@ export class JobWatcher {
    * (its last sample comes from the JobManager, which says how it ended).
    */
   private async fromStore(connection: ClusterConnection, clusterId: string, jobId: string, state: Running) {
-    const sampling = await this.options.storeSampling?.(clusterId).catch(() => null);
-    if (!sampling) return null;
+    if (!this.options.storeSampling) return null;
     const t = this.now();
-    // While the store is silent, every round asks it something, even with no step to read yet (see `probe`).
+    const silent = async (reason: string) => {
+      if (state.storeSilentSince !== undefined) return null;
+      state.storeSilentSince = t;
+      await this.record({ clusterId, jobId, t, kind: 'store-silent', message: `The metrics store does not answer (${reason}): the console samples the JobManager until it does.` });
+      return null;
+    };
+    let sampling: StoreSampling | null;
+    try {
+      sampling = await this.options.storeSampling(clusterId);
+    } catch (error) {
+      // Its secret is not in this session, its scrape interval could not be found: said as any silence.
+      return silent(error instanceof EngineError ? error.info.message : String(error));
+    }
+    if (!sampling) return null;
     const checkpointsDue = state.memory.checkpointsAt === undefined || t - state.memory.checkpointsAt >= CHECKPOINTS_MS;
+    // While the store is silent, every round asks it something, even with no step to read yet (see `probe`).
     const round = await fetchStoreSamples(connection.client, sampling, clusterId, jobId, this.readingsOf(state), t, state.storeSilentSince !== undefined, checkpointsDue);
     if (round.checkpoints) state.memory.checkpointsAt = t;
-    if (round.storeFailure !== undefined) {
-      if (state.storeSilentSince === undefined) {
-        state.storeSilentSince = t;
-        await this.record({ clusterId, jobId, t, kind: 'store-silent', message: `The metrics store does not answer (${round.storeFailure}): the console samples the JobManager until it does.` });
-      }
-      return null;
-    }
+    if (round.storeFailure !== undefined) return silent(round.storeFailure);
     if (state.storeSilentSince !== undefined) {
       const seconds = Math.round((t - state.storeSilentSince) / 1000);
       await this.record({ clusterId, jobId, t, kind: 'store-answers', message: `The metrics store answers again after ${seconds} s: its figures are read from it again.` });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, createClient } from '../clusters/cluster-connections.ts';
 import { FlinkRestClient } from '../flink-rest/client.ts';
+import { EngineError } from '../flink-rest/errors.ts';
 import { json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { HistoryStore } from '../history/history-store.ts';
 import { jobMetricsHistory } from '../history/views/metrics-history.ts';
@@ -150,5 +151,25 @@ describe('a watched job of a cluster with a metrics store', () => {
     const after = history.samples.window('c', JOB, 0, Infinity);
     expect(after.at(-1)!.source).toBe('prometheus');
     expect(after.at(-1)!.t).toBeGreaterThan(during.at(-1)!.t);
+  });
+
+  it('a store it cannot reach in this session (no secret) is said as a silence, and the JobManager is sampled', async () => {
+    const jm = await recordedJobManager();
+    const now = () => START + 60_000;
+    const history = HistoryStore.open(dirs.make(), { now });
+    open.push(jm, history);
+    const watcher = new JobWatcher({
+      history,
+      connection: () => connect(createClient({ name: 'recorded', url: jm.url, auth: { kind: 'none' }, timeoutMs: 2_000 }, undefined)),
+      storeSampling: async () => {
+        throw new EngineError('unauthorized', 'No token for the metrics store http://prom:9090 in this session: edit the cluster to enter it again.');
+      },
+      now,
+    });
+    await watcher.sampleNow('c', JOB);
+    expect(history.events.list('c', JOB).find((e) => e.kind === 'store-silent')?.message).toBe(
+      'The metrics store does not answer (No token for the metrics store http://prom:9090 in this session: edit the cluster to enter it again.): the console samples the JobManager until it does.',
+    );
+    expect(history.samples.window('c', JOB, 0, Infinity).at(-1)?.source).toBeUndefined();
   });
 });
