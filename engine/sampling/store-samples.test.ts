@@ -9,7 +9,7 @@ import { HistoryStore } from '../history/history-store.ts';
 import { jobMetricsHistory } from '../history/views/metrics-history.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { RECORDED_DIR, startReplayPrometheus, type ReplayPrometheus } from '../prometheus/testing/replay-prometheus.ts';
-import { JobWatcher } from './job-watcher.ts';
+import { JobWatcher, type JobWatcherOptions } from './job-watcher.ts';
 
 const dirs = tempDirs('flink-ops-store-samples-');
 const manifest = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'manifest.json'), 'utf8')) as { jobId: string; window: { start: number; end: number; stepS: number } };
@@ -38,15 +38,17 @@ async function recordedJobManager(): Promise<HostileServer & { paths: string[] }
   return { ...server, paths };
 }
 
-async function watching(now: () => number, store: ReplayPrometheus) {
+/** A watcher of the recorded job, its store the replayed Prometheus (or what `storeSampling` gives). */
+async function watching(now: () => number, store: ReplayPrometheus | { storeSampling: JobWatcherOptions['storeSampling'] }) {
   const jm = await recordedJobManager();
   const history = HistoryStore.open(dirs.make(), { now });
   open.push(jm, history);
-  const storeClient = new FlinkRestClient({ baseUrl: store.url, timeoutMs: 2_000 });
+  const storeSampling =
+    'storeSampling' in store ? store.storeSampling : async () => ({ store: new FlinkRestClient({ baseUrl: store.url, timeoutMs: 2_000 }), stepMs: STEP, backfillMs: END - START + STEP });
   const watcher = new JobWatcher({
     history,
     connection: () => connect(createClient({ name: 'recorded', url: jm.url, auth: { kind: 'none' }, timeoutMs: 2_000 }, undefined)),
-    storeSampling: async () => ({ store: storeClient, stepMs: STEP, backfillMs: END - START + STEP }),
+    storeSampling,
     now,
   });
   return { jm, history, watcher };
@@ -154,18 +156,10 @@ describe('a watched job of a cluster with a metrics store', () => {
   });
 
   it('a store it cannot reach in this session (no secret) is said as a silence, and the JobManager is sampled', async () => {
-    const jm = await recordedJobManager();
-    const now = () => START + 60_000;
-    const history = HistoryStore.open(dirs.make(), { now });
-    open.push(jm, history);
-    const watcher = new JobWatcher({
-      history,
-      connection: () => connect(createClient({ name: 'recorded', url: jm.url, auth: { kind: 'none' }, timeoutMs: 2_000 }, undefined)),
-      storeSampling: async () => {
-        throw new EngineError('unauthorized', 'No token for the metrics store http://prom:9090 in this session: edit the cluster to enter it again.');
-      },
-      now,
-    });
+    const storeSampling = async () => {
+      throw new EngineError('unauthorized', 'No token for the metrics store http://prom:9090 in this session: edit the cluster to enter it again.');
+    };
+    const { history, watcher } = await watching(() => START + 60_000, { storeSampling });
     await watcher.sampleNow('c', JOB);
     expect(history.events.list('c', JOB).find((e) => e.kind === 'store-silent')?.message).toBe(
       'The metrics store does not answer (No token for the metrics store http://prom:9090 in this session: edit the cluster to enter it again.): the console samples the JobManager until it does.',
