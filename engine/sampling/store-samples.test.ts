@@ -54,6 +54,20 @@ async function watching(now: () => number, store: ReplayPrometheus | { storeSamp
   return { jm, history, watcher };
 }
 
+/** The replayed Prometheus, answering 503 while `down`. */
+async function switchableStore(): Promise<{ prometheus: ReplayPrometheus; down: boolean }> {
+  const switchable = { prometheus: undefined as unknown as ReplayPrometheus, down: false };
+  switchable.prometheus = await startReplayPrometheus({
+    alter: (_request, _body, res) => {
+      if (!switchable.down) return false;
+      json(res, 503, { status: 'error', errorType: 'unavailable', error: 'the store is restarting' });
+      return true;
+    },
+  });
+  open.push(switchable.prometheus);
+  return switchable;
+}
+
 describe('a watched job of a cluster with a metrics store', () => {
   it('reads the minutes before the watch from the store, and asks the JobManager only for the job and its checkpoints', async () => {
     const prometheus = await startReplayPrometheus();
@@ -80,21 +94,14 @@ describe('a watched job of a cluster with a metrics store', () => {
   });
 
   it('says when the store falls silent, samples the JobManager meanwhile, and reads the store again when it answers', async () => {
-    let down = false;
-    const prometheus = await startReplayPrometheus({
-      alter: (_request, _body, res) => {
-        if (!down) return false;
-        json(res, 503, { status: 'error', errorType: 'unavailable', error: 'the store is restarting' });
-        return true;
-      },
-    });
-    open.push(prometheus);
+    const store = await switchableStore();
+    const prometheus = store.prometheus;
     let now = START + 60_000;
     const { jm, history, watcher } = await watching(() => now, prometheus);
     await watcher.sampleNow('c', JOB);
     const fromStore = history.samples.window('c', JOB, 0, Infinity).length;
 
-    down = true;
+    store.down = true;
     now += 30_000;
     await watcher.sampleNow('c', JOB);
     const events = () => history.events.list('c', JOB).map((e) => e.kind);
@@ -104,7 +111,7 @@ describe('a watched job of a cluster with a metrics store', () => {
     expect(during.length).toBe(fromStore + 1);
     expect(during.at(-1)!.source).toBeUndefined();
 
-    down = false;
+    store.down = false;
     now += 30_000;
     await watcher.sampleNow('c', JOB);
     expect(events()).toContain('store-answers');
@@ -116,21 +123,14 @@ describe('a watched job of a cluster with a metrics store', () => {
   });
 
   it('says the store answers only when it did: a round one step after a JobManager sample, with nothing to read yet, asks it', async () => {
-    let down = false;
-    const prometheus = await startReplayPrometheus({
-      alter: (_request, _body, res) => {
-        if (!down) return false;
-        json(res, 503, { status: 'error', errorType: 'unavailable', error: 'the store is restarting' });
-        return true;
-      },
-    });
-    open.push(prometheus);
+    const store = await switchableStore();
+    const prometheus = store.prometheus;
     let now = START + 60_000;
     const { history, watcher } = await watching(() => now, prometheus);
     await watcher.sampleNow('c', JOB);
     const events = () => history.events.list('c', JOB).map((e) => e.kind);
 
-    down = true;
+    store.down = true;
     now += 30_000;
     await watcher.sampleNow('c', JOB);
     expect(events().filter((k) => k === 'store-silent')).toHaveLength(1);
@@ -144,7 +144,7 @@ describe('a watched job of a cluster with a metrics store', () => {
     const during = history.samples.window('c', JOB, 0, Infinity);
     expect(during.slice(-4).map((s) => s.source)).toEqual([undefined, undefined, undefined, undefined]);
 
-    down = false;
+    store.down = false;
     now += STEP;
     await watcher.sampleNow('c', JOB);
     expect(events().filter((k) => k === 'store-answers')).toHaveLength(1);
