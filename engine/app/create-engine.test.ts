@@ -64,6 +64,9 @@ describe('createEngine: saved clusters', () => {
       const error = await engine.clusters.save({ id: cluster.id, name: 'prod', url: server.url, auth: { kind: 'bearer' }, metricsStore: unreachable }).catch((e: unknown) => e);
       expect((error as EngineError).info.message).toMatch(/^Not saved: .*127\.0\.0\.1:1/);
       expect((await engine.clusters.list())[0].metricsStore?.url).toBe(prometheus.url);
+      await expect(engine.clusters.check({ name: 'prod', url: server.url, auth: { kind: 'none' }, metricsStore: { url: 'http://prometheus:9090/?x', auth: { kind: 'none' } } })).rejects.toThrow(
+        /^Metrics store: "http:\/\/prometheus:9090\/\?x" has a query or fragment: give the query API's base URL \(before \/api\/v1\) only\.$/,
+      );
     } finally {
       await prometheus.close();
     }

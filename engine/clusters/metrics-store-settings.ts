@@ -37,10 +37,9 @@ export type StoredMetricsStore = z.infer<typeof StoredMetricsStore>;
 /** The store's URL as the client will use it; its own words when it is not one. */
 export function parseMetricsStoreUrl(raw: string): string {
   try {
-    return parseClusterUrl(raw);
+    return parseClusterUrl(raw, { example: 'http://prometheus:9090', base: "the query API's base URL (before /api/v1)" });
   } catch (error) {
-    const message = (error as EngineError).info?.message ?? String(error);
-    throw new EngineError('invalid-url', `Metrics store: ${message.replace("the JobManager's base REST URL", "the query API's base URL (before /api/v1)").replace('http://jobmanager:8081', 'http://prometheus:9090')}`);
+    throw error instanceof EngineError ? new EngineError('invalid-url', `Metrics store: ${error.info.message}`) : error;
   }
 }
 

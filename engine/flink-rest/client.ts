@@ -51,14 +51,21 @@ export interface RequestOptions {
 /** Redirects followed within the cluster's own origin (a proxy adding a slash, a moved path). */
 const MAX_REDIRECTS = 3;
 
+/** What a URL is the base of, for the sentences of `parseClusterUrl`. */
+export interface UrlKind {
+  example: string;
+  base: string;
+}
+const JOBMANAGER_URL: UrlKind = { example: 'http://jobmanager:8081', base: "the JobManager's base REST URL" };
+
 /** Parses and checks a cluster URL, so that a typo fails here with a clear sentence, not deep in a socket. */
-export function parseClusterUrl(raw: string): string {
+export function parseClusterUrl(raw: string, kind: UrlKind = JOBMANAGER_URL): string {
   const text = raw.trim();
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new EngineError('invalid-url', `"${raw}" is not a URL. Expected something like http://jobmanager:8081.`);
+    throw new EngineError('invalid-url', `"${raw}" is not a URL. Expected something like ${kind.example}.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new EngineError('invalid-url', `"${raw}" uses ${url.protocol.replace(':', '')}: only http and https REST URLs are supported.`);
@@ -67,7 +74,7 @@ export function parseClusterUrl(raw: string): string {
     throw new EngineError('invalid-url', 'Put credentials in the cluster\'s authentication settings, not in the URL.');
   }
   if (url.search || url.hash) {
-    throw new EngineError('invalid-url', `"${raw}" has a query or fragment: give the JobManager's base REST URL only.`);
+    throw new EngineError('invalid-url', `"${raw}" has a query or fragment: give ${kind.base} only.`);
   }
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
