@@ -96,7 +96,7 @@ runScript('Local engine: checkpoint and restore vs open requests in assemble', '
 runScript('Local engine: exactly-once at 1,000,000 events (plain, 5 kills, restores at 1/3/8/32, rescale) vs the oracle', 'engine/bench/local-checkpoint-proof.ts');
 runScript('Kafka: hot-key sampling throughput and the consumer-lag query for 1,000 partitions', 'engine/bench/kafka.ts');
 runScript('The history: what a sample and a checkpoint\'s details cost the cluster; the store\'s write and read cost (200 × 1,024 job)', 'engine/bench/history-cost.ts');
-runScript('The REST cost side by side: Flink\'s Web UI and the console\'s job page with its history on, on the real test job through a counting proxy (about 7 minutes)', 'engine/bench/web-ui-side-by-side.ts');
+runScript('The REST cost side by side: Flink\'s Web UI and the console\'s job page with its history on, on the real test job through a counting proxy (about 4 minutes)', 'engine/bench/web-ui-side-by-side.ts');
 runScript('Diagnosis: every analysis on a generated 200-vertex × 1,024-subtask job, and its heatmap in Chromium', 'engine/bench/diagnosis-bench.ts', [], ['--expose-gc']);
 runScript('Skew report: a 200-vertex × 1,024-subtask job in each format (CSV, vertices CSV, JSON, HTML), time and peak memory', 'engine/bench/report-bench.ts');
 runScript('Operations: click to savepoint path on the local engine and the real Flink, and the requests it takes', 'engine/bench/operations-latency.ts');

@@ -21,8 +21,8 @@ import { addCluster, startConsole } from './console-app.ts';
 import { startCountingProxy, type ClientCount, type CountingProxy } from './counting-proxy.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SPAN_MS = Number(process.env.BENCH_REST_SPAN_S ?? 120) * 1000;
-const WARMUP_MS = Number(process.env.BENCH_REST_WARMUP_S ?? 20) * 1000;
+const SPAN_MS = Number(process.env.BENCH_REST_SPAN_S ?? 60) * 1000;
+const WARMUP_MS = Number(process.env.BENCH_REST_WARMUP_S ?? 15) * 1000;
 const TARGETS = { requests: 0.2, bytes: 0.5 };
 const KiB = 1024;
 const LABEL_WIDTH = 44;
