@@ -8,10 +8,9 @@
  *
  * Run: `npx tsx engine/bench/history-cost.ts`.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FlinkRestClient } from '../flink-rest/client.ts';
 import { HistoryStore } from '../history/history-store.ts';
 import { COUNTER_COLUMNS, RATE_COLUMNS, columnBytes, type JobSample } from '../history/job-sample.ts';
@@ -22,9 +21,9 @@ import { mulberry32 } from '../local/time/random.ts';
 import { CheckpointSync } from '../sampling/checkpoint-sync.ts';
 import { fetchJobSample } from '../sampling/sample-job.ts';
 import { withRates } from '../sampling/sample-rates.ts';
+import { benchCluster, benchFlinkVersion } from './bench-cluster.ts';
 import { startSyntheticJobServer } from './synthetic-job-server.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
@@ -153,10 +152,9 @@ function formatBytes(bytes: number): string {
 
 async function main(): Promise<void> {
   const rows: SampleCost[] = [];
-  const version = process.env.FLINK_VERSION ?? '2.2.1';
-  const clusterFile = path.join(ROOT, `.cache/flink/${version}/cluster.json`);
-  if (existsSync(clusterFile)) {
-    const cluster = JSON.parse(readFileSync(clusterFile, 'utf8')) as { restUrl: string; jobId: string; jobName: string };
+  const version = benchFlinkVersion();
+  const cluster = benchCluster(version);
+  if (cluster) {
     try {
       rows.push(await sampleCost(`${cluster.jobName} on Flink ${version}`, cluster.restUrl, cluster.jobId));
     } catch (error) {

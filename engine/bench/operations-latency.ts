@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchFlinkVersion } from './bench-cluster.ts';
 import { FlinkRestClient } from '../flink-rest/client.ts';
 import { HistoryStore } from '../history/history-store.ts';
 import { startLocalEngine } from '../local/start-local-engine.ts';
@@ -98,7 +99,7 @@ async function localEngine(runs: number): Promise<void> {
 }
 
 async function realFlink(runs: number): Promise<void> {
-  const version = process.env.FLINK_VERSION ?? (['2.3.0', '2.2.1', '1.20.5'].find((v) => existsSync(path.join(ROOT, '.cache/flink', v, 'cluster.json'))) ?? '2.3.0');
+  const version = benchFlinkVersion();
   const file = path.join(ROOT, `.cache/flink/${version}/cluster.json`);
   if (!existsSync(file)) {
     console.log(`${'real Flink'.padEnd(34)}  not measured: run \`npm run flink:up\` first`);

@@ -14,6 +14,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchFlinkVersion } from './bench-cluster.ts';
 import { promisify } from 'node:util';
 import { formatThroughputComparison, measureLocalThroughput, type ThroughputResult } from './local-throughput.ts';
 
@@ -70,7 +71,7 @@ export interface RealFlinkThroughput {
 export type RealFlinkOutcome = { result: RealFlinkThroughput; reason?: undefined } | { result: null; reason: string };
 
 export interface RealFlinkOptions {
-  /** Flink version of the cluster (`.cache/flink/<version>/cluster.json`). @default '2.2.1' */
+  /** Flink version of the cluster (`.cache/flink/<version>/cluster.json`). @default the bench's (benchFlinkVersion) */
   version?: string;
   /** @default 1_000_000 */
   events?: number;
@@ -348,7 +349,7 @@ async function runOnce(rest: Rest, jarId: string, events: number, timeoutMs: num
  * `eventsPerJobSecond` gives it for reference.
  */
 export async function measureRealFlinkThroughput(options: RealFlinkOptions = {}): Promise<RealFlinkOutcome> {
-  const version = options.version ?? process.env.FLINK_VERSION ?? '2.2.1';
+  const version = options.version ?? benchFlinkVersion();
   const events = options.events ?? 1_000_000;
   const warmup = options.warmupRuns ?? 1;
   const runs = Math.max(1, options.runs ?? 3);
@@ -410,7 +411,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
  * median of the per-pair ratios, the fastest run of each side (the least disturbed), and per CPU-second.
  */
 async function main(): Promise<void> {
-  const version = argValue('--version') ?? process.env.FLINK_VERSION ?? '2.2.1';
+  const version = argValue('--version') ?? benchFlinkVersion();
   const events = Number(argValue('--events') ?? 1_000_000);
   const runs = Math.max(1, Number(argValue('--runs') ?? 3));
   const warmupRuns = Number(argValue('--warmup') ?? 1);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchCluster, benchFlinkVersion } from './bench-cluster.ts';
 import { measureJobPageCycle, type JobPageCost } from './job-page-cost.ts';
 import { startSyntheticJobServer } from './synthetic-job-server.ts';
 import { startSyntheticTaskManagersServer } from './synthetic-taskmanagers-server.ts';
@@ -31,10 +31,9 @@ async function main(): Promise<void> {
   console.log('Job page: one refresh cycle (graph + one open subtasks table)');
   console.log(['job'.padEnd(34), '   V', '  maxP', 'req/budget', '      bytes', '    time', '  req@10s', '   req@3s'].join('  '));
 
-  const version = process.env.FLINK_VERSION ?? '2.2.1';
-  const clusterFile = path.join(ROOT, `.cache/flink/${version}/cluster.json`);
-  if (existsSync(clusterFile)) {
-    const cluster = JSON.parse(readFileSync(clusterFile, 'utf8')) as { restUrl: string; jobId: string; jobName: string };
+  const version = benchFlinkVersion();
+  const cluster = benchCluster(version);
+  if (cluster) {
     try {
       console.log(row(`${cluster.jobName} on Flink ${version}`, await measureJobPageCycle(cluster.restUrl, cluster.jobId)));
     } catch (error) {
@@ -55,7 +54,7 @@ async function main(): Promise<void> {
   console.log(`\nreq@10s: requests per minute at Flink's default metrics.fetcher.update-interval (10 s), the console's floor.`);
   console.log(`req@3s: the same cycle at the Flink Web UI's ${WEB_UI_POLL_MS / 1000} s refresh, which gets the same numbers back.`);
 
-  await taskManagersPanel(existsSync(clusterFile) ? (JSON.parse(readFileSync(clusterFile, 'utf8')) as { restUrl: string }).restUrl : null, version);
+  await taskManagersPanel(cluster?.restUrl ?? null, version);
 }
 
 /** The cluster page's TaskManagers panel: /taskmanagers plus one metrics request per TaskManager, capped. */

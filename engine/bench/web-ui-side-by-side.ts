@@ -11,11 +11,12 @@
  * Run: `npx tsx engine/bench/web-ui-side-by-side.ts` (BENCH_REST_SPAN_S, BENCH_REST_WARMUP_S: the spans, in seconds).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { benchCluster, type BenchCluster } from './bench-cluster.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { addCluster, startConsole } from './console-app.ts';
 import { startCountingProxy, type ClientCount, type CountingProxy } from './counting-proxy.ts';
@@ -33,23 +34,9 @@ interface Measured {
   minutes: number;
 }
 
-interface TestCluster {
-  version: string;
-  restUrl: string;
-  jobId: string;
-  jobName: string;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The cluster `npm run flink:up` started (the newest version with a cluster.json), if it answers. */
-async function findCluster(): Promise<TestCluster | undefined> {
-  const versions = process.env.FLINK_VERSION ? [process.env.FLINK_VERSION] : ['2.3.0', '2.2.1', '1.20.5'];
-  const version = versions.find((v) => existsSync(path.join(ROOT, '.cache/flink', v, 'cluster.json')));
-  if (!version) return undefined;
-  const info = JSON.parse(readFileSync(path.join(ROOT, '.cache/flink', version, 'cluster.json'), 'utf8')) as Omit<TestCluster, 'version'>;
-  return { version, ...info };
-}
 
 /** Counts `client`'s traffic for SPAN_MS, starting from zero; the proxy is reset after, so the count stays as taken. */
 async function measureSpan(proxy: CountingProxy, client: string, label: string): Promise<Measured> {
@@ -71,7 +58,7 @@ async function waitForRequest(proxy: CountingProxy, client: string, pattern: Reg
   }
 }
 
-async function webUi(browser: Browser, proxy: CountingProxy, cluster: TestCluster): Promise<Measured> {
+async function webUi(browser: Browser, proxy: CountingProxy, cluster: BenchCluster): Promise<Measured> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const page = await context.newPage();
@@ -84,7 +71,7 @@ async function webUi(browser: Browser, proxy: CountingProxy, cluster: TestCluste
   }
 }
 
-async function consoleSide(browser: Browser, proxy: CountingProxy, cluster: TestCluster): Promise<{ page: Measured; samplerAlone: Measured }> {
+async function consoleSide(browser: Browser, proxy: CountingProxy, cluster: BenchCluster): Promise<{ page: Measured; samplerAlone: Measured }> {
   const app = await startConsole();
   try {
     const clusterId = await addCluster(browser, app.url, proxy.url('console'), `Flink ${cluster.version} (proxied)`);
@@ -116,7 +103,7 @@ function perMinute(m: Measured): { requests: number; kib: number } {
   return { requests: m.count.requests / m.minutes, kib: m.count.bytes / KiB / m.minutes };
 }
 
-function print(cluster: TestCluster, vertices: number, web: Measured, page: Measured, alone: Measured): void {
+function print(cluster: BenchCluster, vertices: number, web: Measured, page: Measured, alone: Measured): void {
   console.log(
     `  ${cluster.jobName} (${vertices} vertices) on Flink ${cluster.version}; each measured alone for ${(SPAN_MS / 60_000).toFixed(1)} min after a ${WARMUP_MS / 1000} s warm-up; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
   );
@@ -147,7 +134,7 @@ function print(cluster: TestCluster, vertices: number, web: Measured, page: Meas
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const cluster = await findCluster();
+  const cluster = benchCluster();
   const job = cluster ? await fetch(`${cluster.restUrl}/jobs/${cluster.jobId}`).then((r) => (r.ok ? (r.json() as Promise<{ state: string; vertices: unknown[] }>) : undefined), () => undefined) : undefined;
   if (!cluster || !job) {
     console.log('  real Flink test job: not measured, run `npm run flink:up` first');
