@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDiagnosis } from '../contracts/diagnosis.ts';
 import { flinkBasics, json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
-import { RECORDED_DIR, recordedSeries, startReplayPrometheus, type ReplayPrometheus } from '../prometheus/testing/replay-prometheus.ts';
+import { RECORDED_WINDOW, recordedSeries, startReplayPrometheus, type ReplayPrometheus } from '../prometheus/testing/replay-prometheus.ts';
 import { envWithEmptyHome, runCli } from './testing/run-cli.ts';
 
 /**
@@ -13,9 +11,8 @@ import { envWithEmptyHome, runCli } from './testing/run-cli.ts';
  * CLI's window ends now).
  */
 const dirs = tempDirs('flink-ops-cli-prometheus-');
-const manifest = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'manifest.json'), 'utf8')) as { jobId: string; window: { end: number } };
-const jobDetails = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'flink-job.json'), 'utf8')) as { jid: string; name: string; 'start-time': number };
-const JOB = manifest.jobId;
+const JOB = RECORDED_WINDOW.jobId;
+const jobDetails = RECORDED_WINDOW.jobDetails as { jid: string; name: string; 'start-time': number };
 
 let jm: HostileServer;
 let prometheus: ReplayPrometheus;
@@ -24,7 +21,7 @@ const run = (args: string[]) => runCli(args, { timeout: 60_000, env: envWithEmpt
 
 beforeAll(async () => {
   // The recording moved in time so that it ends at the last whole 5 s before now.
-  const shiftS = Math.floor(Date.now() / 5000) * 5 - 5 - manifest.window.end;
+  const shiftS = Math.floor(Date.now() / 5000) * 5 - 5 - RECORDED_WINDOW.to / 1000;
   const series = recordedSeries().map((s) => ({ ...s, values: s.values.map(([t, v]): [number, string] => [t + shiftS, v]) }));
   prometheus = await startReplayPrometheus({ series });
   jm = await startHostileServer((req, res) => {

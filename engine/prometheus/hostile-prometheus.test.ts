@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorKind } from '../contracts/errors.ts';
 import { FlinkRestClient } from '../flink-rest/client.ts';
@@ -10,7 +8,7 @@ import { EngineError } from '../flink-rest/errors.ts';
 import { json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { checkMetricsStore } from './prometheus-check.ts';
 import { readWindow } from './prometheus-history.ts';
-import { RECORDED_DIR, recordedSeries, startReplayPrometheus } from './testing/replay-prometheus.ts';
+import { RECORDED_WINDOW, recordedSeries, startReplayPrometheus } from './testing/replay-prometheus.ts';
 import type { JobLayout } from './to-job-samples.ts';
 
 /**
@@ -18,12 +16,8 @@ import type { JobLayout } from './to-job-samples.ts';
  * terminal or a query, duplicated series, times out of order, series of another job. Every failure is an EngineError
  * naming the endpoint (and the field, for data); no text of the store reaches a sentence unfiltered.
  */
-const manifest = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'manifest.json'), 'utf8')) as { window: { start: number; end: number; stepS: number } };
-const details = endpoints.jobDetails.response.parse(JSON.parse(readFileSync(path.join(RECORDED_DIR, 'flink-job.json'), 'utf8')));
-const layout: JobLayout = jobLayoutOf('recorded', details);
-const FROM = manifest.window.start * 1000;
-const TO = manifest.window.end * 1000;
-const STEP = manifest.window.stepS * 1000;
+const layout: JobLayout = jobLayoutOf('recorded', endpoints.jobDetails.response.parse(RECORDED_WINDOW.jobDetails));
+const { from: FROM, to: TO, stepMs: STEP } = RECORDED_WINDOW;
 const ESCAPES = '\u001b]0;owned\u0007\u001b[31m\u009b2J\u202e';
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/;

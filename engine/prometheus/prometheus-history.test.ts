@@ -9,15 +9,12 @@ import { json } from '../flink-rest/testdata/hostile-server.ts';
 import { QueryRangeAnswer } from './prometheus-schemas.ts';
 import { chunksOf, MAX_POINTS_PER_SERIES, readWindow } from './prometheus-history.ts';
 import { SAMPLE_METRICS, seriesName } from './reporter-series.ts';
-import { RECORDED_DIR, recordedSeries, startReplayPrometheus, type ReplayPrometheus } from './testing/replay-prometheus.ts';
+import { RECORDED_DIR, RECORDED_WINDOW, recordedSeries, startReplayPrometheus, type ReplayPrometheus } from './testing/replay-prometheus.ts';
 import { toJobSamples, type JobLayout } from './to-job-samples.ts';
 
-const manifest = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'manifest.json'), 'utf8')) as { window: { start: number; end: number; stepS: number } };
-const details = endpoints.jobDetails.response.parse(JSON.parse(readFileSync(path.join(RECORDED_DIR, 'flink-job.json'), 'utf8')));
+const details = endpoints.jobDetails.response.parse(RECORDED_WINDOW.jobDetails);
 const layout: JobLayout = jobLayoutOf('recorded', details);
-const FROM = manifest.window.start * 1000;
-const TO = manifest.window.end * 1000;
-const STEP = manifest.window.stepS * 1000;
+const { from: FROM, to: TO, stepMs: STEP } = RECORDED_WINDOW;
 
 const servers: ReplayPrometheus[] = [];
 afterEach(async () => {

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, createClient } from '../clusters/cluster-connections.ts';
 import { FlinkRestClient } from '../flink-rest/client.ts';
@@ -8,16 +6,12 @@ import { json, startHostileServer, type HostileServer } from '../flink-rest/test
 import { HistoryStore } from '../history/history-store.ts';
 import { jobMetricsHistory } from '../history/views/metrics-history.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
-import { RECORDED_DIR, startReplayPrometheus, type ReplayPrometheus } from '../prometheus/testing/replay-prometheus.ts';
+import { RECORDED_WINDOW, startReplayPrometheus, type ReplayPrometheus } from '../prometheus/testing/replay-prometheus.ts';
 import { JobWatcher, type JobWatcherOptions } from './job-watcher.ts';
 
 const dirs = tempDirs('flink-ops-store-samples-');
-const manifest = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'manifest.json'), 'utf8')) as { jobId: string; window: { start: number; end: number; stepS: number } };
-const jobDetails = JSON.parse(readFileSync(path.join(RECORDED_DIR, 'flink-job.json'), 'utf8')) as object;
-const JOB = manifest.jobId;
-const START = manifest.window.start * 1000;
-const END = manifest.window.end * 1000;
-const STEP = manifest.window.stepS * 1000;
+const { jobId: JOB, from: START, to: END, stepMs: STEP } = RECORDED_WINDOW;
+const jobDetails = RECORDED_WINDOW.jobDetails as object;
 
 let open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

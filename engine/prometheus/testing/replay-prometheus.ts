@@ -10,6 +10,23 @@ export function recordedDir(recording = '2.3.0'): string {
 }
 export const RECORDED_DIR = recordedDir();
 
+/** A recording's window (its manifest, times in ms) and the job's details as the JobManager answered them then. */
+export interface RecordedWindow {
+  jobId: string;
+  from: number;
+  to: number;
+  stepMs: number;
+  jobDetails: unknown;
+}
+
+export function recordedWindow(recording = '2.3.0'): RecordedWindow {
+  const dir = recordedDir(recording);
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { jobId: string; window: { start: number; end: number; stepS: number } };
+  const jobDetails: unknown = JSON.parse(readFileSync(path.join(dir, 'flink-job.json'), 'utf8'));
+  return { jobId: manifest.jobId, from: manifest.window.start * 1000, to: manifest.window.end * 1000, stepMs: manifest.window.stepS * 1000, jobDetails };
+}
+export const RECORDED_WINDOW = recordedWindow();
+
 type RawSeries = { metric: Record<string, string>; values: Array<[number, string]> };
 
 /** Every recorded range-query series, by metric name. */
