@@ -72,7 +72,7 @@ describe('analyseState', () => {
     expect(state.projection).toMatchObject({ subtask: 0, targetBytes: 1024 * MIB });
     expect(state.projection!.growthPerHour / (12 * MIB)).toBeCloseTo(1, 5);
     // (1024 − 105.8) MiB at 12 MiB/h
-    expect(state.projection!.reachInMs / HOUR).toBeCloseTo((1024 - 105.8) / 12, 1);
+    expect(state.projection!.reachInMs! / HOUR).toBeCloseTo((1024 - 105.8) / 12, 1);
     expect(state.projection!.sentence).toBe('At +12 MiB/h the largest subtask (subtask 0, 106 MiB now) reaches 1 GiB (the limit set) in 3.2 days.');
     expect(state.sentence.endsWith(state.projection!.sentence)).toBe(true);
     expect(state.confidence.reasons).toContain('no key count (RocksDB estimate-num-keys off, none given): raw events (C) cannot be ruled out');
@@ -101,13 +101,13 @@ describe('analyseState', () => {
   });
 
   it('names C when RocksDB counts far fewer keys than the bytes would need for a counter', () => {
-    const rocksdb = Array.from({ length: 4 }, () => ({ estimateLiveDataSize: 40 * MIB, totalSstFilesSize: 42 * MIB, estimateNumKeys: 1000, blockCacheUsage: 8 * MIB }));
+    const rocksdb = { estimateLiveDataSize: 160 * MIB, totalSstFilesSize: 168 * MIB, estimateNumKeys: 4000, blockCacheUsage: 32 * MIB };
     const state = analyseState(input([vertex(series(30, 4, (k, i) => 10 * MIB + i * MIB), { rocksdb })], { rocksdbStatus: 'on' }));
     expect(state.suspect).toBe('C');
     expect(state.sentence).toMatch(/^Failed-logins holds 39\.9 KiB per key \(.* over 4,000 keys, RocksDB's estimate-num-keys\) and grows at \+240 MiB\/h .* \(suspect C\)\. At \+60 MiB\/h/);
     expect(state.rocksdb.status).toBe('on');
     expect(state.rocksdb.sentence).toContain('failed-logins: 4,000 keys, 160 MiB live data, 168 MiB in SST files, 32 MiB of block cache');
-    expect(state.vertices[0].subtasks[0].estimatedKeys).toBe(1000);
+    expect(state.vertices[0]).toMatchObject({ keyCount: 4000, keyCountSource: 'rocksdb' });
   });
 
   it('names B, not C, when the keys the operator counted are few bytes each', () => {

@@ -15,8 +15,8 @@ export interface StateCheckpointInput {
   subtasks: Array<{ stateBytes: number | null; checkpointedBytes: number | null }> | null;
 }
 
-/** RocksDB's native metrics of one subtask (NaN-free: null = that metric is not on). */
-export interface RocksDbSubtaskFigures {
+/** RocksDB's native metrics of a vertex, summed over its subtasks and column families (null = that metric is not on). */
+export interface RocksDbFigures {
   estimateLiveDataSize: number | null;
   totalSstFilesSize: number | null;
   estimateNumKeys: number | null;
@@ -32,8 +32,8 @@ export interface StateVertexInput {
   broadcastInput: boolean;
   /** Completed checkpoints of the whole history kept, oldest first. */
   checkpoints: StateCheckpointInput[];
-  /** Per subtask, when RocksDB's native metrics were read; null = not read or off. */
-  rocksdb: RocksDbSubtaskFigures[] | null;
+  /** When RocksDB's native metrics were read (`agg=sum` over the subtasks); null = not read or off. */
+  rocksdb: RocksDbFigures | null;
   /** A hot key the Kafka key sample found on this vertex, with the subtask that owns it. */
   sampledKey?: { key: string; subtask: number } | null;
 }
@@ -156,7 +156,6 @@ function vertexView(v: StateVertexInput, from: number, input: StateAnalysisInput
   const subtaskBreaks = [...restoreBreaks, ...rescales];
   if (!newest) notKnown.push(`${v.name}: no per-subtask checkpoint details at parallelism ${v.parallelism} in the history: the vertex's total only.`);
   const subtasks: StateSubtaskView[] = [];
-  const rocks = v.rocksdb;
   for (let k = 0; newest && k < v.parallelism; k++) {
     const series = withSubtasks
       .filter((c) => c.subtasks!.length === v.parallelism && c.subtasks![k]?.stateBytes !== null && c.subtasks![k]!.stateBytes! >= 0)
@@ -174,13 +173,12 @@ function vertexView(v: StateVertexInput, from: number, input: StateAnalysisInput
       historyGrowthPerHour: historySlopePerHour(stretches),
       trend: trendOf(window),
       keyGroups: v.keyed && v.maxParallelism !== null && v.maxParallelism >= v.parallelism ? keyGroupsOf(v.maxParallelism, v.parallelism, k) : null,
-      estimatedKeys: rocks?.[k]?.estimateNumKeys ?? null,
     });
   }
   const missing = newest ? newest.subtasks!.filter((s) => s.stateBytes === null).length : 0;
   if (missing > 0) notKnown.push(`${v.name}: ${missing} of ${v.parallelism} subtasks reported no state size in checkpoint ${newest!.checkpointId}.`);
   const sizes = subtasks.map((s) => s.stateBytes).filter((b): b is number => b !== null);
-  const keyCount = sumOrNull(rocks?.map((r) => r.estimateNumKeys) ?? []);
+  const keyCount = v.rocksdb?.estimateNumKeys ?? null;
   const totalBytes = sized[sized.length - 1].stateBytes;
   return {
     vertexId: v.vertexId,
@@ -351,13 +349,7 @@ function rocksDbState(input: StateAnalysisInput): RocksDbState {
   }
   const vertices = input.vertices
     .filter((v) => v.rocksdb !== null)
-    .map((v) => ({
-      vertexId: v.vertexId,
-      estimateLiveDataSize: sumOrNull(v.rocksdb!.map((r) => r.estimateLiveDataSize)),
-      totalSstFilesSize: sumOrNull(v.rocksdb!.map((r) => r.totalSstFilesSize)),
-      estimateNumKeys: sumOrNull(v.rocksdb!.map((r) => r.estimateNumKeys)),
-      blockCacheUsage: sumOrNull(v.rocksdb!.map((r) => r.blockCacheUsage)),
-    }));
+    .map((v) => ({ vertexId: v.vertexId, ...v.rocksdb! }));
   const parts = vertices.map((r) => {
     const name = shortVertexName(input.vertices.find((v) => v.vertexId === r.vertexId)!.name);
     const figures = [
@@ -396,11 +388,6 @@ function rescaleTimes(checkpoints: StateCheckpointInput[]): number[] {
 function keyGroupsOf(maxParallelism: number, parallelism: number, k: number): { start: number; end: number } {
   const range = computeKeyGroupRangeForOperatorIndex(maxParallelism, parallelism, k);
   return { start: range.startKeyGroup, end: range.endKeyGroup };
-}
-
-function sumOrNull(values: Array<number | null>): number | null {
-  const known = values.filter((v): v is number => v !== null && Number.isFinite(v));
-  return known.length > 0 ? known.reduce((a, b) => a + b, 0) : null;
 }
 
 /** `+2.1 GiB/h`, `−120 KiB/h`. */

@@ -65,8 +65,6 @@ export interface StateSubtaskView {
   trend: StateTrend;
   /** The key groups it owns (inclusive), for a keyed vertex whose max parallelism is known. */
   keyGroups: { start: number; end: number } | null;
-  /** RocksDB's `estimate-num-keys` of the subtask, when its native metrics are on. */
-  estimatedKeys: number | null;
 }
 
 export interface StateVertexView {
