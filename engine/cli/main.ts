@@ -14,6 +14,7 @@ import { registerDiagnoseCommand } from './diagnose-command.ts';
 import { registerOperationCommands } from './operation-commands.ts';
 import { registerReportCommands } from './report-command.ts';
 import { registerOpenBundleCommand } from './open-bundle-command.ts';
+import { registerStateCommand } from './state-command.ts';
 
 /** Runs `flink-ops` and returns the exit code; errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -33,6 +34,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerProduceCommand(program);
   registerCheckpointsCommand(program);
   registerDiagnoseCommand(program);
+  registerStateCommand(program);
   registerOperationCommands(program);
   registerReportCommands(program);
   registerOpenBundleCommand(program);

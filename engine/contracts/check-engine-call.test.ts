@@ -55,6 +55,7 @@ const VALID: Record<EngineCallName, unknown[]> = {
   'kafka.consumerLag': ['c1', { groupId: 'g', topics: ['orders'], jobId: JOB }],
   'kafka.lagHistory': ['c1', 'g', 0],
   'kafka.sampleHotKeys': ['c1', { topic: 'orders', keyPath: 'tenant_id', seconds: 60, keyedVertex: { maxParallelism: 128, parallelism: 4 } }],
+  'state.jobState': ['c1', JOB, 600_000, { capacityBytes: 1e9 }],
 };
 
 function specOf(name: EngineCallName) {

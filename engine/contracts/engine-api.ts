@@ -25,6 +25,8 @@ import type { KafkaApi } from './kafka.ts';
 import { KAFKA_CALLS } from './kafka-calls.ts';
 import type { OperationsApi } from './operations.ts';
 import { OPERATIONS_CALLS } from './operations-calls.ts';
+import type { StateApi } from './state.ts';
+import { STATE_CALLS } from './state-calls.ts';
 
 export interface EngineApi {
   app: AppApi;
@@ -36,6 +38,7 @@ export interface EngineApi {
   operations: OperationsApi;
   exports: ExportsApi;
   kafka: KafkaApi;
+  state: StateApi;
 }
 
 export type EngineService = keyof EngineApi;
@@ -54,6 +57,7 @@ export const ENGINE_CALLS: { [S in EngineService]: Record<keyof EngineApi[S], Ca
   operations: OPERATIONS_CALLS,
   exports: EXPORTS_CALLS,
   kafka: KAFKA_CALLS,
+  state: STATE_CALLS,
 };
 
 /** A call as it crosses the bridge: `service.method`, e.g. `jobs.graph`. */
