@@ -21,6 +21,7 @@ import { OperationsService } from '../operations/operations-service.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
 import { JobsService } from '../sampling/jobs-service.ts';
+import { InspectService } from '../inspect/inspect-service.ts';
 import { AppService } from './app-service.ts';
 
 export type { BuiltInCluster } from '../clusters/cluster-registry.ts';
@@ -90,6 +91,7 @@ export function createEngine(deps: EngineDeps): Engine {
     operations: new OperationsService(operations, registry, history),
     exports: new ExportsService(registry, history, operations.journal, deps.version),
     kafka,
+    inspect: new InspectService(registry),
     close: async () => {
       operations.close();
       await watcher.stop();

@@ -18,6 +18,8 @@ import type { ErrorInfo } from './errors.ts';
 import type { ExportsApi } from './exports.ts';
 import { EXPORTS_CALLS } from './exports-calls.ts';
 import type { HistoryApi } from './history.ts';
+import type { InspectApi } from './inspect.ts';
+import { INSPECT_CALLS } from './inspect-calls.ts';
 import { HISTORY_CALLS } from './history-calls.ts';
 import type { JobsApi } from './jobs.ts';
 import { JOBS_CALLS } from './jobs-calls.ts';
@@ -36,6 +38,7 @@ export interface EngineApi {
   operations: OperationsApi;
   exports: ExportsApi;
   kafka: KafkaApi;
+  inspect: InspectApi;
 }
 
 export type EngineService = keyof EngineApi;
@@ -54,6 +57,7 @@ export const ENGINE_CALLS: { [S in EngineService]: Record<keyof EngineApi[S], Ca
   operations: OPERATIONS_CALLS,
   exports: EXPORTS_CALLS,
   kafka: KAFKA_CALLS,
+  inspect: INSPECT_CALLS,
 };
 
 /** A call as it crosses the bridge: `service.method`, e.g. `jobs.graph`. */
