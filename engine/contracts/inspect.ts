@@ -39,7 +39,7 @@ export interface ConfigurationView {
     /** The job's user parameters (`ExecutionConfig#getGlobalJobParameters`), by key. */
     userConfig: ConfigEntry[];
   } | null;
-  /** The job's checkpoint configuration, flattened (`externalization.enabled`); null without a job. */
+  /** The job's checkpoint configuration, flattened (`externalization.enabled`); null without a job, or when it does not checkpoint (404). */
   checkpoints: ConfigEntry[] | null;
   /** The JobManager's effective configuration, by key. */
   jobManager: ConfigEntry[];
