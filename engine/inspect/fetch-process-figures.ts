@@ -59,6 +59,7 @@ export async function fetchProcessFigures(client: FlinkRestClient, clusterId: st
 }
 
 export function checkProcessId(processId: string): string | null {
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   if (processId === '' || processId.length > MAX_PROCESS_ID_LENGTH || /[\u0000-\u001f/]/.test(processId)) return null;
   return processId;
 }
