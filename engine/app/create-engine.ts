@@ -22,6 +22,7 @@ import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
 import { JobsService } from '../sampling/jobs-service.ts';
 import { StateService } from '../state/state-service.ts';
+import { InspectService } from '../inspect/inspect-service.ts';
 import { AppService } from './app-service.ts';
 
 export type { BuiltInCluster } from '../clusters/cluster-registry.ts';
@@ -92,6 +93,7 @@ export function createEngine(deps: EngineDeps): Engine {
     exports: new ExportsService(registry, history, operations.journal, deps.version),
     kafka,
     state: new StateService(registry, history),
+    inspect: new InspectService(registry),
     close: async () => {
       operations.close();
       await watcher.stop();

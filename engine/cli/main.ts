@@ -3,6 +3,7 @@ import { appVersion } from '../app/build-identity.ts';
 import { registerAppCommand } from './app-command.ts';
 import { registerApplicationCommands } from './application-commands.ts';
 import { registerCheckpointsCommand } from './checkpoints-command.ts';
+import { registerConfigCommand } from './config-command.ts';
 import { CliError, EXIT, exitCodeOf } from './cli-error.ts';
 import { registerClusterCommands } from './cluster-commands.ts';
 import { registerEngineCommand } from './engine-command.ts';
@@ -33,6 +34,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerKafkaCommands(program);
   registerProduceCommand(program);
   registerCheckpointsCommand(program);
+  registerConfigCommand(program);
   registerDiagnoseCommand(program);
   registerStateCommand(program);
   registerOperationCommands(program);

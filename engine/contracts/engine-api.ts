@@ -18,6 +18,8 @@ import type { ErrorInfo } from './errors.ts';
 import type { ExportsApi } from './exports.ts';
 import { EXPORTS_CALLS } from './exports-calls.ts';
 import type { HistoryApi } from './history.ts';
+import type { InspectApi } from './inspect.ts';
+import { INSPECT_CALLS } from './inspect-calls.ts';
 import { HISTORY_CALLS } from './history-calls.ts';
 import type { JobsApi } from './jobs.ts';
 import { JOBS_CALLS } from './jobs-calls.ts';
@@ -39,6 +41,7 @@ export interface EngineApi {
   exports: ExportsApi;
   kafka: KafkaApi;
   state: StateApi;
+  inspect: InspectApi;
 }
 
 export type EngineService = keyof EngineApi;
@@ -58,6 +61,7 @@ export const ENGINE_CALLS: { [S in EngineService]: Record<keyof EngineApi[S], Ca
   exports: EXPORTS_CALLS,
   kafka: KAFKA_CALLS,
   state: STATE_CALLS,
+  inspect: INSPECT_CALLS,
 };
 
 /** A call as it crosses the bridge: `service.method`, e.g. `jobs.graph`. */

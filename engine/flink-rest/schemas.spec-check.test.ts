@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { OFFICIAL_SPEC_FILE } from './official-spec-file.ts';
 import { endpoints } from './endpoints.ts';
+import { viewEndpoints } from './view-endpoints.ts';
 
 /**
  * Every field the console reads must exist in Flink's official spec, so a typo or a guessed name fails here
@@ -104,7 +105,7 @@ function responseSchema(method: string, template: string): SpecSchema {
 }
 
 describe('endpoint specs against the official Flink REST spec', () => {
-  for (const [name, endpoint] of Object.entries(endpoints)) {
+  for (const [name, endpoint] of Object.entries({ ...endpoints, ...viewEndpoints })) {
     it(`${name}: ${endpoint.method} ${endpoint.path} returns ${endpoint.specSchema}`, () => {
       const schema = responseSchema(endpoint.method, endpoint.path);
       const named = schema.type === 'array' ? `${schema.items?.$ref?.split('/').pop()}[]` : schema.$ref?.split('/').pop();

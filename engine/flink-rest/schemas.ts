@@ -10,13 +10,13 @@ import { z } from 'zod';
  * Ranges are checked where Flink's semantics bound them, so an impossible value (a negative count, 1.8e19 ms busy per
  * second, a duplicate vertex) fails here naming its field instead of reaching a screen as if it were real.
  */
-const count = z.number().int().nonnegative();
+export const count = z.number().int().nonnegative();
 /** Parallelism and max parallelism: whole numbers of at least 1. */
 const parallelism = z.number().int().min(1);
 /** The first instant of the year 10000 (epoch ms): no clock of a running cluster is there, and dates beyond do not print. */
 const YEAR_10000 = 253_402_300_800_000;
 /** An epoch-ms time of a job: whole ms before the year 10000, or Flink's -1 for "not yet". */
-const timestamp = z
+export const timestamp = z
   .number()
   .int()
   .min(-1)
@@ -49,10 +49,10 @@ const ratio = z
   .max(RATIO_MAX)
   .transform((r) => Math.min(r, 1));
 /** Rates and byte or record counters: never negative. */
-const nonNegative = z.number().nonnegative();
+export const nonNegative = z.number().nonnegative();
 
 /** Reports every duplicate of `key` in a list as an issue at `<index>.<field>`. */
-function unique<T>(list: readonly T[], key: (item: T) => unknown, field: string, what: string, ctx: z.RefinementCtx, prefix: (string | number)[] = []): void {
+export function unique<T>(list: readonly T[], key: (item: T) => unknown, field: string, what: string, ctx: z.RefinementCtx, prefix: (string | number)[] = []): void {
   const seen = new Set<unknown>();
   list.forEach((item, i) => {
     const k = key(item);
@@ -256,7 +256,7 @@ export const TaskManagerMetricCollection = MetricCollection.superRefine((metrics
  */
 const javaDouble = z.union([z.number(), z.enum(['NaN', 'Infinity', '-Infinity'])]).transform((v) => (typeof v === 'number' ? v : Number(v)));
 
-const IOMetrics = z.object({
+export const IOMetrics = z.object({
   'read-bytes': nonNegative.optional(),
   'write-bytes': nonNegative.optional(),
   'read-records': nonNegative.optional(),
@@ -485,6 +485,7 @@ export const JobConfigInfo = z.object({
     .object({
       'restart-strategy': z.string().optional(),
       'job-parallelism': z.number().int().optional(),
+      'object-reuse-mode': z.boolean().optional(),
       'user-config': z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),

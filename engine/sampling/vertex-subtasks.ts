@@ -34,7 +34,7 @@ export async function fetchVertexSubtasks(
 }
 
 /** The table is still worth showing without ratios or watermarks: only the vertex details are essential. */
-async function orWhenMissing<T>(request: Promise<T>, noData: T): Promise<T> {
+export async function orWhenMissing<T>(request: Promise<T>, noData: T): Promise<T> {
   try {
     return await request;
   } catch (error) {
@@ -53,12 +53,7 @@ export function toVertexSubtasks(
 ): Omit<VertexSubtasks, 'requestCount'> {
   // `deprecated` means the JobManager has no task metrics yet: no data, which is not the same as healthy.
   const pressure = backPressure.status === 'ok' ? new Map(backPressure.subtasks?.map((s) => [s.subtask, s])) : new Map();
-  const watermarkOf = new Map<number, number>();
-  for (const metric of watermarks) {
-    const index = Number(metric.id.split('.')[0]);
-    const value = Number(metric.value);
-    if (Number.isInteger(index) && Number.isFinite(value) && value > NO_WATERMARK) watermarkOf.set(index, value);
-  }
+  const watermarkOf = watermarksBySubtask(watermarks);
   const perSecond = (ratio: number | undefined) => (ratio === undefined ? null : Math.round(ratio * 1000));
   const subtasks = details.subtasks.map((subtask): SubtaskRow => {
     // Busy, back-pressured and idle time are "now" figures: a subtask that is not RUNNING has none, whatever the
@@ -92,6 +87,17 @@ export function toVertexSubtasks(
     backpressureLevel: subtasks.some((s) => s.backpressureLevel !== null) ? (backPressure.backpressureLevel ?? null) : null,
     fetchedAt: Date.now(),
   };
+}
+
+/** `<index>.currentInputWatermark` values by subtask index; a subtask without a watermark yet has none here. */
+export function watermarksBySubtask(watermarks: Watermarks): Map<number, number> {
+  const watermarkOf = new Map<number, number>();
+  for (const metric of watermarks) {
+    const index = Number(metric.id.split('.')[0]);
+    const value = Number(metric.value);
+    if (Number.isInteger(index) && Number.isFinite(value) && value > NO_WATERMARK) watermarkOf.set(index, value);
+  }
+  return watermarkOf;
 }
 
 /** Flink's accumulated busy + back-pressured + idle time: the subtask's own clock; null without all three. */

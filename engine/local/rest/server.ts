@@ -155,6 +155,9 @@ export const ROUTES: RouteSpec[] = [
       const store: MetricValues = new Map([
         ['Status.JVM.Memory.Heap.Used', String(mem.heapUsed)],
         ['Status.JVM.Memory.Heap.Committed', String(mem.heapTotal)],
+        // The Node.js process's native memory beyond the V8 heap, and its buffers: the nearest to non-heap and direct.
+        ['Status.JVM.Memory.NonHeap.Used', String(Math.max(0, mem.rss - mem.heapTotal))],
+        ['Status.JVM.Memory.Direct.MemoryUsed', String(mem.external)],
         ['numRegisteredTaskManagers', '0'],
         ['numRunningJobs', '0'],
       ]);
@@ -307,6 +310,17 @@ export const ROUTES: RouteSpec[] = [
       }
       return { body: aggregateMetrics(tasks.map((t) => subtaskMetrics(t)), metricNames(ctx.query), aggregationModes(ctx.query)) };
     },
+  },
+  // Before `subtasks/:subtaskindex`, which would take `accumulators` for an index.
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/accumulators',
+    handler: (ctx) => ({ body: views.vertexAccumulators(vertex(ctx).vertex) }),
+  },
+  {
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/subtasks/accumulators',
+    handler: (ctx) => ({ body: views.subtaskAccumulators(vertex(ctx).vertex) }),
   },
   {
     method: 'GET',

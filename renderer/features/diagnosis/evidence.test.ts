@@ -22,6 +22,10 @@ describe('the evidence of a finding', () => {
     expect(evidenceOf({ ...finding, vertexId: null })).toBeNull();
   });
 
+  it('of a watermark held back by an idle split is that vertex\'s watermarks, on the Inspect tab', () => {
+    expect(evidenceOf({ ...finding, kind: 'idle-source-split', metric: 'recordsOutPerSecond' })).toEqual({ vertexId: 'v1', tab: 'inspect' });
+  });
+
   it('accepts only sort columns the table has', () => {
     expect(subtaskColumn('busyTimeMsPerSecond')).toBe('busyTimeMsPerSecond');
     expect(subtaskColumn('recordsIn')).toBe('recordsIn');

@@ -20,9 +20,13 @@ export function subtaskColumn(name: string | undefined): SubtaskColumn | null {
   return name && COLUMNS.has(name) ? (name as SubtaskColumn) : null;
 }
 
-/** Where "show the evidence" goes: the finding's vertex, its table sorted by the proving metric, the named subtask. */
-export function evidenceOf(finding: Finding): { vertexId: string; sort?: SubtaskColumn; subtask?: number } | null {
+/**
+ * Where "show the evidence" goes: the finding's vertex, its table sorted by the proving metric, the named subtask; a
+ * held-back watermark goes to the vertex's watermarks (the Inspect tab), where the low subtask and its lag are named.
+ */
+export function evidenceOf(finding: Finding): { vertexId: string; sort?: SubtaskColumn; subtask?: number; tab?: string } | null {
   if (!finding.vertexId) return null;
+  if (finding.kind === 'idle-source-split') return { vertexId: finding.vertexId, tab: 'inspect' };
   return {
     vertexId: finding.vertexId,
     ...(finding.metric && { sort: SUBTASK_COLUMN_OF[finding.metric] }),

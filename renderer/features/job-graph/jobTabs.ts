@@ -5,8 +5,9 @@ import { kafkaTab } from '../kafka/kafkaTab';
 import { metricsHistoryTab } from '../metrics-history/metricsHistoryTab';
 import { operationsTab } from '../operations/operationsTab';
 import { rescalesTab } from '../rescales/rescalesTab';
+import { inspectTab } from '../inspect/inspectTab';
 import { graphTab } from './graphTab';
 import type { JobTab } from './JobTabs';
 
 /** The job page's tabs, in order: one entry per feature folder (each exports its tab). */
-export const JOB_TABS: readonly JobTab[] = [graphTab, skewTab, metricsHistoryTab, checkpointsTab, operationsTab, rescalesTab, exceptionsTab, kafkaTab];
+export const JOB_TABS: readonly JobTab[] = [graphTab, skewTab, metricsHistoryTab, checkpointsTab, operationsTab, rescalesTab, exceptionsTab, kafkaTab, inspectTab];

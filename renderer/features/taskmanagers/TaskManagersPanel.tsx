@@ -10,6 +10,7 @@ import { useNow } from '../../components/useNow';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { useClustersApi } from '../clusters/api';
+import { ProcessFiguresPanel } from '../inspect/ProcessFiguresPanel';
 
 /**
  * The cluster's TaskManagers. On the bundled local engine each can be killed, to rehearse a machine loss: the jobs
@@ -23,9 +24,21 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
     refreshSignal: refresh.refreshSignal,
   });
   const [outcome, setOutcome] = useState<string | null>(null);
+  // One process's memory at a time, read (2 requests a refresh) only while it is open.
+  const [process, setProcess] = useState<string | null>(null);
 
   return (
-    <Panel title="TaskManagers" poll={poll} testId={testIds.taskManagers.panel}>
+    <>
+    <Panel
+      title="TaskManagers"
+      poll={poll}
+      testId={testIds.taskManagers.panel}
+      actions={
+        <button type="button" className="button button--small" onClick={() => setProcess('jobmanager')} data-testid={testIds.inspect.processButton('jobmanager')}>
+          JobManager memory
+        </button>
+      }
+    >
       <PollErrorBanner poll={poll} context="Loading the TaskManagers failed" />
       {outcome ? (
         <p className="notice" role="status" data-testid={testIds.taskManagers.outcome}>
@@ -57,6 +70,7 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
                   Network buffers
                 </th>
                 <th scope="col">Heartbeat</th>
+                <th scope="col">Memory, GC</th>
                 {canKill ? <th scope="col">Rehearse a failure</th> : null}
               </tr>
             </thead>
@@ -87,6 +101,11 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
                   <td className="nowrap" title={tm.lastHeartbeat ? formatTimestamp(tm.lastHeartbeat) : undefined}>
                     {tm.lastHeartbeat ? <Ago at={tm.lastHeartbeat} /> : DASH}
                   </td>
+                  <td>
+                    <button type="button" className="button button--tiny" onClick={() => setProcess(tm.id)} aria-label={`Memory of TaskManager ${tm.id}`} data-testid={testIds.inspect.processButton(tm.id)}>
+                      Details
+                    </button>
+                  </td>
                   {canKill ? (
                     <td>
                       <KillTaskManager
@@ -108,6 +127,8 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
         <p className="muted">Loading TaskManagers…</p>
       ) : null}
     </Panel>
+    {process ? <ProcessFiguresPanel key={process} clusterId={clusterId} processId={process} refresh={refresh} onClose={() => setProcess(null)} /> : null}
+    </>
   );
 }
 

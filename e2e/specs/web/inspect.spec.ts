@@ -1,0 +1,50 @@
+import { testIds } from '../../../renderer/testIds';
+import { InspectTab } from '../../pages/InspectTab';
+import { engineJson, expect, test } from '../../support/console';
+
+/**
+ * The Inspect tab on the bundled local engine: the vertex's low-watermark subtask as the engine's own REST names it,
+ * the timeline of its subtasks' states, its accumulators, the configuration with a filter, and a TaskManager's memory.
+ */
+test.use({ withLocalEngine: true });
+
+type Watermarks = Array<{ id: string; value: string }>;
+
+test('a vertex\'s watermarks, timeline and accumulators, the configuration, and a TaskManager\'s memory', async ({ app, consoleProcess, page }) => {
+  test.setTimeout(180_000);
+  const { jobs } = await engineJson<{ jobs: { jid: string; name: string }[] }>(consoleProcess, '/jobs/overview');
+  const job = jobs.find((j) => j.name === 'gatewaymeter')!;
+  const { vertices } = await engineJson<{ vertices: Array<{ id: string; name: string }> }>(consoleProcess, `/jobs/${job.jid}`);
+  const tenantCost = vertices.find((v) => v.name.startsWith('tenant-cost'))!;
+
+  const cluster = await app.openCluster('Local engine');
+  const graph = await cluster.openJob(job.jid);
+  await graph.expectGraphShown();
+  const inspect = await InspectTab.open(page);
+  await inspect.chooseVertex(tenantCost.id);
+
+  // The sentence names the subtask the engine's REST reports lowest (read as the page refreshes: poll until they agree).
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+    const watermarks = await engineJson<Watermarks>(consoleProcess, `/jobs/${job.jid}/vertices/${tenantCost.id}/watermarks`);
+    const values = watermarks.map((w) => Number(w.value)).filter((v) => v > 0);
+    expect(values.length).toBeGreaterThan(0);
+    await expect(inspect.lowWatermark).toContainText(/Subtask \d+ holds the vertex's watermark/, { timeout: 2_000 });
+    const named = Number(/Subtask (\d+) holds/.exec((await inspect.lowWatermark.textContent())!)![1]);
+    await expect(page.getByTestId(testIds.inspect.watermarkRow(named))).toHaveClass(/is-marked/);
+  }).toPass({ timeout: 60_000 });
+  await expect(inspect.timeline).toContainText('reached RUNNING last');
+  await expect(inspect.accumulators).toContainText('local-engine.numRecordsIn');
+
+  await inspect.filterConfiguration('parallelism');
+  await expect(inspect.configuration.locator('tbody tr').first()).toBeVisible();
+  await expect(inspect.configuration).not.toContainText('rest.port');
+
+  await app.openCluster('Local engine');
+  const { taskmanagers } = await engineJson<{ taskmanagers: Array<{ id: string }> }>(consoleProcess, '/taskmanagers');
+  await page.getByTestId(testIds.inspect.processButton(taskmanagers[0].id)).click();
+  const memory = page.getByTestId(testIds.inspect.processPanel);
+  await expect(memory).toContainText('Heap');
+  await expect(memory).toContainText('Node.js process');
+  await expect(memory).toContainText('Network buffers');
+});
