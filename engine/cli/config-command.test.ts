@@ -51,6 +51,7 @@ describe('formatConfiguration', () => {
 
   it('prints nothing a terminal would act on, and says which values Flink redacted', () => {
     const text = formatConfiguration(view);
+    // eslint-disable-next-line no-control-regex
     expect(text).not.toMatch(/\u001b|\u0007/);
     expect(text).toContain('red second line');
     expect(text).toContain('****** (redacted by Flink)');
