@@ -4,6 +4,7 @@ import { fetchConfiguration } from '../../engine/inspect/fetch-configuration.ts'
 import { fetchProcessFigures } from '../../engine/inspect/fetch-process-figures.ts';
 import { fetchVertexInspection } from '../../engine/inspect/fetch-vertex-inspection.ts';
 import { getFromFlink, readFlinkCluster } from '../support/flinkCluster.ts';
+import { eventually } from './eventually.ts';
 
 /**
  * The inspect views against Flink's own REST at the same moment, on the running test job: Flink's answers read just
@@ -25,7 +26,11 @@ describe(`inspect views on Flink ${cluster.version}`, () => {
   it('names the subtask Flink holds at the lowest watermark, with its lag to the JobManager\'s clock', async () => {
     const vertexId = await vertexOf('throttle');
     const base = `/jobs/${cluster.jobId}/vertices/${vertexId}`;
-    const before = await get<Watermarks>(`${base}/watermarks`);
+    // Flink's metric store may answer without watermarks right after a fetch (seen on 1.20): wait until it has them.
+    const before = await eventually(async () => {
+      const w = await get<Watermarks>(`${base}/watermarks`);
+      return lowest(w) ? w : undefined;
+    }, 'the throttle\'s watermarks in Flink\'s answer', 60_000);
     const timesBefore = await get<{ now: number }>(`${base}/subtasktimes`);
     const view = await fetchVertexInspection(client, 'flink', cluster.jobId, vertexId);
     const after = await get<Watermarks>(`${base}/watermarks`);
