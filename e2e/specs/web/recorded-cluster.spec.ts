@@ -42,6 +42,7 @@ test('save, open, graph and subtasks against a recorded Flink', async ({ app }) 
     '0.5%',
     '41 / 2.66k',
     /ago|just now/,
+    'Details',
   ]);
 
   const job = await cluster.openJob(replay.jobId);

@@ -124,12 +124,14 @@ test('the job graph opens fitted at 1,280 × 800 and 1,920 × 1,080, before and 
     expect(await graph.vertices().count()).toBeGreaterThan(1);
   }
 
-  // Once the hot tenant shifts (30 s in), the diagnosis names a vertex that calls for attention: it is marked on the
-  // graph, and the graph still opens whole (it used to open zoomed to that vertex, the source cut off at the left).
+  // Once the hot tenant shifts (30 s in), the diagnosis names the skewed vertex: it is marked on the graph, and the
+  // graph still opens whole (it used to open zoomed to that vertex, the source cut off at the left). The skew is
+  // waited for: while it builds up, the backpressure upstream may be named first.
   const diagnosis = new DiagnosisPanel(page);
   await expect(async () => {
     await page.getByRole('button', { name: 'Refresh now' }).click();
     await expect(diagnosis.finding).toHaveAttribute('data-severity', /^(critical|warning)$/, { timeout: 5_000 });
+    await expect(diagnosis.finding).toHaveAttribute('data-kind', 'skew', { timeout: 5_000 });
     await expect(diagnosis.finding).not.toHaveAttribute('data-vertex', '', { timeout: 5_000 });
   }).toPass({ timeout: 240_000, intervals: [5_000] });
   const named = (await diagnosis.finding.getAttribute('data-vertex'))!;
