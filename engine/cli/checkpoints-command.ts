@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CheckpointDetail, CheckpointView, JobCheckpoints, StatsSummary } from '../contracts/history.ts';
 import { bytesInWords, durationInWords } from '../analysis/in-words.ts';
-import { parseClusterUrl, type FlinkRestClient } from '../flink-rest/client.ts';
+import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { checkpointDetail, jobCheckpoints } from '../history/views/checkpoint-views.ts';
@@ -10,7 +10,8 @@ import { fetchCheckpointDetail, fetchJobCheckpoints } from '../sampling/job-chec
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attach, resolveJob, withConnection, type ConnectionOptions } from './cluster-commands.ts';
-import { openClusterStore, openHistoryStore } from './data-dir.ts';
+import { openHistoryStore } from './data-dir.ts';
+import { findRecording } from './find-recording.ts';
 import { formatTable } from './format-table.ts';
 import { printable, printableLines, terminalJson } from './terminal-text.ts';
 
@@ -75,7 +76,7 @@ async function checkpointsReport(options: CheckpointsOptions, history: HistorySt
     if (!(error instanceof CliError) || error.exitCode !== EXIT.jobNotFound) throw error;
     notFound = error;
   }
-  const recording = findRecording(history, options, live?.id ?? options.job);
+  const recording = findRecording(history, options.url, options.dataDir, live?.id ?? options.job);
   if (recording) {
     const checkpoints = jobCheckpoints(history, recording.clusterId, recording.jobId, last, history.watches.get(recording.clusterId, recording.jobId) ?? null);
     const newest = [...checkpoints.checkpoints].reverse().find((c) => c.status === 'COMPLETED' && c.details === 'stored');
@@ -103,21 +104,6 @@ async function checkpointsReport(options: CheckpointsOptions, history: HistorySt
   }
   const { records: _records, ...view } = checkpoints;
   return { source: 'cluster', note: null, job: { id: live.id, name: live.name, state: live.state }, checkpoints: view, detail };
-}
-
-/**
- * The console's recording of the job, if any: by job id (or name, when the cluster did not answer), preferring the
- * saved cluster with this URL. Job ids are unique across clusters in practice.
- */
-function findRecording(history: HistoryStore, options: CheckpointsOptions, idOrName: string): { clusterId: string; jobId: string } | undefined {
-  const url = parseClusterUrl(options.url);
-  const saved = new Set(openClusterStore(options.dataDir).list().filter((c) => c.url === url).map((c) => c.id));
-  const sampled = history.samples.jobs();
-  const candidates = [
-    ...sampled.filter((j) => j.jobId === idOrName || j.jobName === idOrName).map((j) => ({ clusterId: j.clusterId, jobId: j.jobId })),
-    ...history.checkpoints.jobs().filter((j) => j.jobId === idOrName),
-  ].filter((j) => history.checkpoints.count(j.clusterId, j.jobId) > 0);
-  return candidates.find((j) => saved.has(j.clusterId)) ?? candidates[0];
 }
 
 function formatReport(report: CheckpointsReport): string {

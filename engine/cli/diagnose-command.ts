@@ -25,6 +25,7 @@ import { coverageInStore, coverageLine } from './history-coverage.ts';
 import { formatDiagnosis } from './format-diagnosis.ts';
 import { samplesFromStore, withStoreOptions, type StoreOptions } from './metrics-store-window.ts';
 import { printableLines, terminalJson } from './terminal-text.ts';
+import { parseWindowOption } from './window-option.ts';
 
 interface DiagnoseOptions extends Partial<ConnectionOptions>, StoreOptions {
   job?: string;
@@ -93,13 +94,7 @@ export function registerDiagnoseCommand(program: Command): void {
 
 /** "60s", "5m", "1h", "90000" (ms) → ms, within what the history keeps. */
 export function parseWindow(raw: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i.exec(raw);
-  const unit = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 }[(match?.[2] ?? 'ms').toLowerCase() as 'ms'];
-  const ms = match ? Math.round(Number(match[1]) * unit) : Number.NaN;
-  if (!(ms >= MIN_WINDOW_MS && ms <= MAX_WINDOW_MS)) {
-    throw new CliError(EXIT.badArguments, `--window must be a duration from 10s to 24h (e.g. 60s, 5m, 1h), got "${raw}".`);
-  }
-  return ms;
+  return parseWindowOption(raw, { minMs: MIN_WINDOW_MS, maxMs: MAX_WINDOW_MS, inWords: 'from 10s to 24h (e.g. 60s, 5m, 1h)' });
 }
 
 /** The app's history, when asked for or when the app has one; never created by the CLI on its own. */

@@ -14,8 +14,10 @@ import { recordCheckpointsNow } from '../state/record-checkpoints-now.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attach, resolveJob, withConnection, type ConnectionOptions } from './cluster-commands.ts';
 import { openHistoryStore } from './data-dir.ts';
+import { findRecording } from './find-recording.ts';
 import { formatTable } from './format-table.ts';
 import { printableLines, terminalJson } from './terminal-text.ts';
+import { parseWindowOption } from './window-option.ts';
 
 interface StateCommandOptions extends ConnectionOptions {
   job: string;
@@ -61,7 +63,7 @@ export function registerStateCommand(program: Command): void {
 async function stateReport(client: FlinkRestClient, options: StateCommandOptions, job: { id: string; name: string; state: string }, windowMs: number, extra: { capacityBytes: number | null; keyCount: number | null }): Promise<StateReport> {
   const history = openHistoryStore(options.dataDir);
   try {
-    const recorded = history.checkpoints.jobs().find((j) => j.jobId === job.id && history.samples.job(j.clusterId, j.jobId) !== undefined);
+    const recorded = findRecording(history, options.url, options.dataDir, job.id);
     if (recorded) return { source: 'history', job, state: await jobState(history, client, recorded.clusterId, job.id, windowMs, extra, Date.now()) };
   } finally {
     await history.close();
@@ -122,11 +124,7 @@ function bytes(value: number | null): string {
 
 /** "10m", "1h", "2d", "90s" → ms, within what the history keeps (a week). */
 export function parseStateWindow(raw: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h|d)\s*$/i.exec(raw);
-  const unit = match ? { s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 }[match[2].toLowerCase() as 's'] : Number.NaN;
-  const ms = match ? Math.round(Number(match[1]) * unit) : Number.NaN;
-  if (!(ms >= 10_000 && ms <= MAX_STATE_WINDOW_MS)) throw new CliError(EXIT.badArguments, `--window must be a duration from 10s to 7d (e.g. 10m, 1h, 2d), got "${raw}".`);
-  return ms;
+  return parseWindowOption(raw, { minMs: 10_000, maxMs: MAX_STATE_WINDOW_MS, inWords: 'from 10s to 7d (e.g. 10m, 1h, 2d)' });
 }
 
 /** "8GiB", "500 MiB", "1.5GB", "1048576" → bytes. */
