@@ -1,19 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/**
- * The app's root: the nearest folder up with a package.json. Found, not counted: this file runs from engine/app in
- * the repository and bundled into electron/dist/ or electron/dist/engine/ (the desktop app and its local engine).
- */
-const ROOT = rootOf(path.dirname(fileURLToPath(import.meta.url)));
-
-function rootOf(start: string): string {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return path.resolve(start, '../..');
-  }
-}
+import { PROJECT_ROOT as ROOT } from '../project-root.ts';
 
 /** Which console this is: its version (package.json) and when `npm run build` built it. */
 export interface BuildIdentity {

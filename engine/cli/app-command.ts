@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../project-root.ts';
 import type { Command } from 'commander';
 import { appVersion } from '../app/build-identity.ts';
 import { createEngine } from '../app/create-engine.ts';
@@ -13,9 +13,10 @@ import { startWebServer } from '../app/web-server.ts';
 import { MemorySecretStore } from '../clusters/secret-store.ts';
 import { isScenarioFile } from '../local/scenarios/scenario.ts';
 import { CliError, EXIT } from './cli-error.ts';
-import { appDataDir, openClusterStore, openHistoryStore, openKafkaSettingsStore } from './data-dir.ts';
+import { appDataDir, openClusterStore, openKafkaSettingsStore } from './data-dir.ts';
+import { openHistoryStore } from './open-history-store.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = PROJECT_ROOT;
 const BIN = path.join(ROOT, 'engine/cli/flink-ops.mjs');
 
 /** `flink-ops app`: the desktop app where Electron is installed, else the same UI in a browser (web mode). */

@@ -5,7 +5,7 @@ import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { ManualClock } from '../local/time/clock.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
 import type { CheckpointsReport } from './checkpoints-command.ts';
-import { openHistoryStore } from './data-dir.ts';
+import { openHistoryStore } from './open-history-store.ts';
 import { runCli } from './testing/run-cli.ts';
 
 /** `flink-ops checkpoints` against the local engine's hot-tenant scenario with checkpoints, and from the history. */

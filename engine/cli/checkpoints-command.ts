@@ -10,7 +10,7 @@ import { fetchCheckpointDetail, fetchJobCheckpoints } from '../sampling/job-chec
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attach, resolveJob, withConnection, type ConnectionOptions } from './cluster-commands.ts';
-import { openHistoryStore } from './data-dir.ts';
+import { openHistoryStore } from './open-history-store.ts';
 import { findRecording } from './find-recording.ts';
 import { formatTable } from './format-table.ts';
 import { printable, printableLines, terminalJson } from './terminal-text.ts';

@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../contracts/errors.ts';
-import { EngineError } from '../flink-rest/errors.ts';
+import { EngineError } from '../flink-rest/engine-error.ts';
 
 /** The CLI's exit codes, documented in `flink-ops --help`. */
 export const EXIT = {

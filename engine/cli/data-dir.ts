@@ -1,7 +1,6 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { ClusterStore } from '../clusters/cluster-store.ts';
-import { HistoryStore } from '../history/history-store.ts';
 import { KafkaSettingsStore } from '../kafka/kafka-settings.ts';
 
 /**
@@ -15,11 +14,6 @@ export function openClusterStore(dataDir?: string): ClusterStore {
 /** The app's data folder: `--data-dir`, else the one the desktop app uses (`~/.config/flink-ops-console`). */
 export function appDataDir(dataDir?: string): string {
   return dataDir ? path.resolve(dataDir) : path.dirname(openConfig().path);
-}
-
-/** The history store (samples, checkpoints, the journal) in `<data folder>/history`, shared with the app. */
-export function openHistoryStore(dataDir?: string): HistoryStore {
-  return HistoryStore.open(path.join(appDataDir(dataDir), 'history'));
 }
 
 /** The clusters' Kafka settings, in the same file as the cluster list. */

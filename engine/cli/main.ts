@@ -1,21 +1,8 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { appVersion } from '../app/build-identity.ts';
-import { registerAppCommand } from './app-command.ts';
-import { registerApplicationCommands } from './application-commands.ts';
-import { registerCheckpointsCommand } from './checkpoints-command.ts';
-import { registerConfigCommand } from './config-command.ts';
 import { CliError, EXIT, exitCodeOf } from './cli-error.ts';
-import { registerClusterCommands } from './cluster-commands.ts';
-import { registerEngineCommand } from './engine-command.ts';
+import { COMMANDS, commandNamed } from './command-table.ts';
 import { printable } from './terminal-text.ts';
-import { registerEngineKillTmCommand } from '../local/cli/engine-kill-tm-command.ts';
-import { registerKafkaCommands } from './kafka-commands.ts';
-import { registerProduceCommand } from '../local/cli/produce-command.ts';
-import { registerDiagnoseCommand } from './diagnose-command.ts';
-import { registerOperationCommands } from './operation-commands.ts';
-import { registerReportCommands } from './report-command.ts';
-import { registerOpenBundleCommand } from './open-bundle-command.ts';
-import { registerStateCommand } from './state-command.ts';
 
 /** Runs `flink-ops` and returns the exit code; errors are one line on stderr. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -26,20 +13,15 @@ export async function runCli(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ outputError: () => {} })
     .showSuggestionAfterError(false);
-  registerClusterCommands(program);
-  registerApplicationCommands(program);
-  registerAppCommand(program);
-  registerEngineCommand(program);
-  registerEngineKillTmCommand(program);
-  registerKafkaCommands(program);
-  registerProduceCommand(program);
-  registerCheckpointsCommand(program);
-  registerConfigCommand(program);
-  registerDiagnoseCommand(program);
-  registerStateCommand(program);
-  registerOperationCommands(program);
-  registerReportCommands(program);
-  registerOpenBundleCommand(program);
+  // Only the module of the command that runs is loaded; for the help (or a name that is no command), the table.
+  const entry = commandNamed(argv[2] === 'help' ? argv[3] : argv[2]);
+  if (entry) {
+    (await entry.load())(program);
+  } else {
+    const terms = new Map(COMMANDS.map((c) => [c.name, c.term]));
+    program.configureHelp({ subcommandTerm: (command) => terms.get(command.name()) ?? new Help().subcommandTerm(command) });
+    for (const command of COMMANDS) program.command(command.name).description(command.description);
+  }
   // No command at all: the help is the answer, on stdout, and that is a success (Commander would call it an error).
   if (argv.length <= 2) {
     program.outputHelp();

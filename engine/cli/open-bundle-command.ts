@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../project-root.ts';
 import type { Command } from 'commander';
 import { appVersion } from '../app/build-identity.ts';
 import { createEngine } from '../app/create-engine.ts';
@@ -16,7 +16,7 @@ import { openClusterStore, openKafkaSettingsStore } from './data-dir.ts';
 import { readBundle } from './report-command.ts';
 import { printable, printableLines } from './terminal-text.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = PROJECT_ROOT;
 
 /**
  * A cluster address that never answers (port 1 on loopback refuses at once): the console opened on a bundle must show

@@ -18,7 +18,8 @@ import { fetchJobs } from '../sampling/cluster-views.ts';
 import { resolveApplication } from './application-commands.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attach, clientFromEnvironment, resolveJob, withConnection, type ConnectionOptions } from './cluster-commands.ts';
-import { openClusterStore, openHistoryStore } from './data-dir.ts';
+import { openClusterStore } from './data-dir.ts';
+import { openHistoryStore } from './open-history-store.ts';
 import { formatTable } from './format-table.ts';
 import { escapedForTerminal, printable, printableLines, terminalJson } from './terminal-text.ts';
 

@@ -13,7 +13,7 @@ import { jobState, MAX_STATE_WINDOW_MS } from '../state/job-state.ts';
 import { recordCheckpointsNow } from '../state/record-checkpoints-now.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attach, resolveJob, withConnection, type ConnectionOptions } from './cluster-commands.ts';
-import { openHistoryStore } from './data-dir.ts';
+import { openHistoryStore } from './open-history-store.ts';
 import { findRecording } from './find-recording.ts';
 import { formatTable } from './format-table.ts';
 import { printableLines, terminalJson } from './terminal-text.ts';

@@ -1,16 +1,9 @@
 import { AxiosError } from 'axios';
-import type { ErrorInfo, ErrorKind } from '../contracts/errors.ts';
+import type { ErrorInfo } from '../contracts/errors.ts';
+import { EngineError } from './engine-error.ts';
 
-/** Every failure the engine reports: a kind the UI can branch on and one sentence a person can act on. */
-export class EngineError extends Error {
-  readonly info: ErrorInfo;
-
-  constructor(kind: ErrorKind, message: string, details: { endpoint?: string; status?: number; field?: string } = {}) {
-    super(message);
-    this.name = 'EngineError';
-    this.info = { kind, message, ...details };
-  }
-}
+// Its own file so what only throws or recognises an EngineError (the CLI's error line) does not load axios.
+export { EngineError };
 
 const TLS_CODES = new Set([
   'CERT_HAS_EXPIRED',

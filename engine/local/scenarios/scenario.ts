@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../../project-root.ts';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import type { GeneratorConfig, TrafficPhase } from '../gatewaymeter/generator.ts';
@@ -9,7 +9,7 @@ import type { CapacitySpec } from '../runtime/task.ts';
 import { parseDurationMs } from './units.ts';
 
 /** Where the seed scenarios live: `<repo>/resources/scenarios/<name>.yaml`. */
-export const SCENARIO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../resources/scenarios');
+export const SCENARIO_DIR = path.join(PROJECT_ROOT, 'resources/scenarios');
 
 const duration = z.union([z.number(), z.string()]);
 const weights = z.record(z.string(), z.number().nonnegative());
