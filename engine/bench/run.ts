@@ -88,6 +88,7 @@ function runScript(title: string, file: string, args: string[] = [], nodeFlags: 
 }
 
 await main();
+runScript('Starting flink-ops: --help, jobs and the app (web mode) to its URL, against a bare Node importing axios (medians of 5)', 'engine/bench/startup-cost.ts');
 runScript('Client under a hostile-cluster fuzz: deadlines, caps, redirects, impossible values (1,500 page calls); a big job whose metrics never come', 'engine/bench/client-fuzz.ts', [], ['--expose-gc']);
 runScript('Local engine vs real Flink: gatewaymeter, 1,000,000 events, parallelism 1, no capacity limit', 'engine/bench/real-flink-throughput.ts');
 runScript('Local engine: throughput at parallelism 1 and 4, memory per open request in assemble', 'engine/bench/local-throughput.ts', [], ['--expose-gc']);
