@@ -21,7 +21,7 @@ const RENDERER_LAYERING = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'renderer/dist/', 'electron/dist/', '.cache/', 'test-results/', 'playwright-report/', 'engine/flink-rest/generated/'] },
+  { ignores: ['node_modules/', 'dist/', 'renderer/dist/', 'electron/dist/', '.cache/', 'test-results/', 'playwright-report/', 'engine/flink-rest/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
