@@ -323,9 +323,9 @@ export class LocalEngine {
    * {@link runBuiltInJob}, and nothing started. Throws {@link LocalEngineError} for bad arguments.
    */
   planBuiltInJob(run: BuiltInJobRun): JobGraph {
-    const { generator, parallelism, operatorParallelism, maxParallelism } = this.runShape(run);
+    const { scenario, generator, parallelism, operatorParallelism, maxParallelism } = this.runShape(run);
     try {
-      return buildJobGraph(builtInJob(run.job, { parallelism, operatorParallelism, maxParallelism, generator, sink: new TenantCostSink(new ResultStore()) }));
+      return buildJobGraph(builtInJob(run.job, { parallelism, operatorParallelism, maxParallelism, generator, logins: scenario?.logins, sink: new TenantCostSink(new ResultStore()) }));
     } catch (error) {
       throw new LocalEngineError((error as Error).message);
     }
@@ -348,6 +348,7 @@ export class LocalEngine {
         fail((error as Error).message);
       }
     }
+    if (run.job === 'failed-logins' && !scenario?.logins) fail('The failed-logins job needs its login traffic: run it with a scenario that has a `logins` section (state-whale, state-no-ttl, state-raw-list, state-broadcast, state-ttl).');
     const seed = run.seed ?? this.seed;
     const traffic = run.scenario !== undefined ? scenario!.traffic : (this.scenario?.traffic ?? DEFAULT_TRAFFIC);
     const rate = run.rate ?? this.options.rate ?? traffic.rate;
@@ -400,6 +401,7 @@ export class LocalEngine {
       operatorParallelism,
       maxParallelism,
       generator,
+      logins: scenario?.logins,
       ...(kafka ? { source: kafka.source((message) => process.stderr.write(`Kafka source: ${message}\n`)) } : {}),
       sink: kafka ? new FanOutSink(resultSink, kafka.sink()) : resultSink,
     });
