@@ -253,7 +253,7 @@ export class LocalEngine {
     if (network.segmentSize < 4096) throw new LocalEngineError('taskmanager.memory.segment-size must be at least 4kb.');
 
     const traffic = this.scenario?.traffic ?? DEFAULT_TRAFFIC;
-    this.generator = { ...traffic, rate: options.rate ?? traffic.rate, events: options.events, throttle: !options.unthrottled };
+    this.generator = { ...traffic, rate: options.rate ?? this.scenario?.logins?.traffic.rate ?? traffic.rate, events: options.events, throttle: !options.unthrottled };
 
     // The cluster: the scenario's or the course cluster (4 TaskManagers × 2 slots); it grows by whole TaskManagers
     // when the job needs more slots than that, as an active resource manager would start more.
@@ -323,9 +323,9 @@ export class LocalEngine {
    * {@link runBuiltInJob}, and nothing started. Throws {@link LocalEngineError} for bad arguments.
    */
   planBuiltInJob(run: BuiltInJobRun): JobGraph {
-    const { generator, parallelism, operatorParallelism, maxParallelism } = this.runShape(run);
+    const { logins, generator, parallelism, operatorParallelism, maxParallelism } = this.runShape(run);
     try {
-      return buildJobGraph(builtInJob(run.job, { parallelism, operatorParallelism, maxParallelism, generator, sink: new TenantCostSink(new ResultStore()) }));
+      return buildJobGraph(builtInJob(run.job, { parallelism, operatorParallelism, maxParallelism, generator, logins, sink: new TenantCostSink(new ResultStore()) }));
     } catch (error) {
       throw new LocalEngineError((error as Error).message);
     }
@@ -348,9 +348,10 @@ export class LocalEngine {
         fail((error as Error).message);
       }
     }
+    if (run.job === 'failed-logins' && !scenario?.logins) fail('The failed-logins job needs its login traffic: run it with a scenario that has a `logins` section (state-whale, state-no-ttl, state-raw-list, state-broadcast, state-ttl).');
     const seed = run.seed ?? this.seed;
     const traffic = run.scenario !== undefined ? scenario!.traffic : (this.scenario?.traffic ?? DEFAULT_TRAFFIC);
-    const rate = run.rate ?? this.options.rate ?? traffic.rate;
+    const rate = run.rate ?? this.options.rate ?? scenario?.logins?.traffic.rate ?? traffic.rate;
     const events = run.events ?? this.options.events;
     const generator: GeneratorConfig = { ...traffic, rate, events, throttle: !this.options.unthrottled, seed };
     const parallelism = run.parallelism ?? (run.scenario !== undefined ? (scenario?.parallelism ?? this.defaultParallelism) : this.defaultParallelism);
@@ -367,7 +368,9 @@ export class LocalEngine {
         fail((error as Error).message);
       }
     }
-    return { scenario, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, jobConf, conf };
+    // The failed-logins job takes its traffic from the scenario's `logins`; a run's --rate overrides its logins/s.
+    const logins = scenario?.logins && { ...scenario.logins, traffic: { ...scenario.logins.traffic, rate } };
+    return { scenario, logins, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, jobConf, conf };
   }
 
   /**
@@ -380,7 +383,7 @@ export class LocalEngine {
     const fail = (message: string): never => {
       throw new LocalEngineError(message);
     };
-    const { scenario, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, jobConf, conf } = this.runShape(run);
+    const { scenario, logins, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, jobConf, conf } = this.runShape(run);
     const sinkDir = run.sinkDir !== undefined ? checkFolder(run.sinkDir, '--sink-dir', this.allowedFolders) : this.sinkDir;
     let checkpointing;
     let restartStrategy: RestartStrategyConfig;
@@ -400,6 +403,7 @@ export class LocalEngine {
       operatorParallelism,
       maxParallelism,
       generator,
+      logins,
       ...(kafka ? { source: kafka.source((message) => process.stderr.write(`Kafka source: ${message}\n`)) } : {}),
       sink: kafka ? new FanOutSink(resultSink, kafka.sink()) : resultSink,
     });

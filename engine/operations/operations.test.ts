@@ -186,7 +186,7 @@ describe('stop-with-savepoint, cancel and resubmit', () => {
     kit = await startOperationsKit();
     await expect(
       kit.operations.start({ kind: 'resubmit', clusterId: 'local', triggerId: newTriggerId(), program: { jarId: 'nope.jar' }, savepointPath: '/tmp/x' }),
-    ).rejects.toThrow('The cluster has no jar "nope.jar". Uploaded jars: local-engine_gatewaymeter.jar (gatewaymeter.jar), local-engine_gatewaymeter-salted.jar (gatewaymeter-salted.jar).');
+    ).rejects.toThrow('The cluster has no jar "nope.jar". Uploaded jars: local-engine_gatewaymeter.jar (gatewaymeter.jar), local-engine_gatewaymeter-salted.jar (gatewaymeter-salted.jar), local-engine_failed-logins.jar (failed-logins.jar).');
   }, 60_000);
 
   it('resubmit from a savepoint that does not exist fails with the cause', async () => {

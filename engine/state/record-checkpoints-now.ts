@@ -1,5 +1,6 @@
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
+import { EngineError } from '../flink-rest/errors.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { CheckpointSync } from '../sampling/checkpoint-sync.ts';
 import { sampleJob } from '../sampling/sample-job.ts';
@@ -12,8 +13,24 @@ import { sampleJob } from '../sampling/sample-job.ts';
 export async function recordCheckpointsNow(client: FlinkRestClient, store: HistoryStore, clusterId: string, jobId: string): Promise<number> {
   const sample = await sampleJob(client, clusterId, jobId, undefined);
   await store.samples.append(sample);
-  const statistics = await client.request(endpoints.jobCheckpoints, { jobid: jobId });
+  let statistics;
+  try {
+    statistics = await client.request(endpoints.jobCheckpoints, { jobid: jobId });
+  } catch (error) {
+    if (isCheckpointingDisabled(error)) throw new EngineError('not-found', noCheckpointingSentence(jobId), { endpoint: error.info.endpoint, status: 404 });
+    throw error;
+  }
   const sync = new CheckpointSync(store, clusterId, jobId);
   const outcome = await sync.sync(client, statistics, sample, { detailsBudget: 1000 });
   return outcome.detailsFetched;
+}
+
+/** What the State view says of a job whose checkpoints Flink does not track. */
+export function noCheckpointingSentence(jobId: string): string {
+  return `Job ${jobId} has no checkpointing enabled: its state is known only at checkpoints.`;
+}
+
+/** Flink answers `GET /jobs/:id/checkpoints` of a job without checkpointing with 404 "Checkpointing has not been enabled." */
+function isCheckpointingDisabled(error: unknown): error is EngineError {
+  return error instanceof EngineError && error.info.kind === 'not-found' && /Checkpointing has not been enabled/i.test(error.message);
 }

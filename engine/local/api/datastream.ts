@@ -4,6 +4,7 @@ import type { StateKey } from '../state/state-table.ts';
 import { mapFunction, ProcessOperator, type KeyedProcessFunction, type ProcessFunction } from './functions.ts';
 import type { OutputTag, StreamOperator } from './operator.ts';
 import type { WatermarkStrategy } from './watermarks.ts';
+import { BroadcastProcessOperator, type BroadcastProcessFunction } from './broadcast.ts';
 import { WindowOperator, type ProcessWindowFunction, type WindowAssigner } from './windows.ts';
 
 /**
@@ -83,7 +84,7 @@ export interface Sink<T> {
 export type RecordSizer = (value: unknown) => number;
 
 export type ChainingStrategy = 'ALWAYS' | 'HEAD' | 'NEVER';
-export type Partitioning = 'DEFAULT' | 'FORWARD' | 'HASH' | 'REBALANCE';
+export type Partitioning = 'DEFAULT' | 'FORWARD' | 'HASH' | 'REBALANCE' | 'BROADCAST';
 
 export interface StreamNode {
   id: number;
@@ -191,7 +192,7 @@ export class DataStream<T> {
     protected readonly keySelector?: (value: unknown) => StateKey,
   ) {}
 
-  protected connect(target: StreamNode): void {
+  protected addEdgesTo(target: StreamNode): void {
     for (const up of this.upstreams) {
       this.env.edges.push({
         source: up.node.id,
@@ -207,7 +208,7 @@ export class DataStream<T> {
   protected addOperator<O>(name: string, createOperator: () => StreamOperator, outputSize: RecordSizer, keyed: boolean): SingleOutputStream<O> {
     const node = this.env.addNode({ name, kind: 'operator', chaining: 'ALWAYS', createOperator, outputSize });
     if (keyed && this.partitioning !== 'HASH') throw new Error(`"${name}" needs a keyed input: call keyBy first.`);
-    this.connect(node);
+    this.addEdgesTo(node);
     return new SingleOutputStream<O>(this.env, [{ node }], 'DEFAULT');
   }
 
@@ -227,6 +228,26 @@ export class DataStream<T> {
     return new DataStream<T>(this.env, this.upstreams, 'REBALANCE');
   }
 
+  /** Every record to every subtask of the next operator (Flink's `BroadcastPartitioner`): the broadcast side of `connect`. */
+  broadcast(): DataStream<T> {
+    return new DataStream<T>(this.env, this.upstreams, 'BROADCAST');
+  }
+
+  /**
+   * A non-keyed stream with a broadcast stream (Flink's `BroadcastConnectedStream`): `process` runs a
+   * `BroadcastProcessFunction` whose broadcast state is the same table on every subtask.
+   */
+  connect<B>(broadcastStream: DataStream<B>): BroadcastConnectedStream<T, B> {
+    if (this.partitioning === 'HASH') throw new Error('connect() here takes a non-keyed stream (a keyed one needs a KeyedBroadcastProcessFunction).');
+    if (broadcastStream.partitioning !== 'BROADCAST') throw new Error('connect() takes a broadcast stream: call broadcast() on it first.');
+    return new BroadcastConnectedStream<T, B>(this.env, this, broadcastStream);
+  }
+
+  /** @internal The edges from this stream into `target`. */
+  connectTo(target: StreamNode): void {
+    this.addEdgesTo(target);
+  }
+
   union(...others: DataStream<T>[]): DataStream<T> {
     const all = [this, ...others];
     if (all.some((s) => s.partitioning === 'HASH')) throw new Error('union() takes un-keyed streams; call keyBy after union.');
@@ -242,8 +263,24 @@ export class DataStream<T> {
       sink: sink as Sink<unknown>,
       outputSize: jsonSize,
     });
-    this.connect(node);
+    this.addEdgesTo(node);
     return new SingleOutputStream<never>(this.env, [{ node }], 'DEFAULT');
+  }
+}
+
+/** A stream connected with a broadcast stream: `process(BroadcastProcessFunction)`. */
+export class BroadcastConnectedStream<I, B> {
+  constructor(
+    private readonly env: StreamExecutionEnvironment,
+    private readonly input: DataStream<I>,
+    private readonly broadcastInput: DataStream<B>,
+  ) {}
+
+  process<O>(fn: BroadcastProcessFunction<I, B, O>, outputSize: RecordSizer = jsonSize, name = 'Co-Process-Broadcast'): SingleOutputStream<O> {
+    const node = this.env.addNode({ name, kind: 'operator', chaining: 'ALWAYS', createOperator: () => new BroadcastProcessOperator(fn) as unknown as StreamOperator, outputSize });
+    this.input.connectTo(node);
+    this.broadcastInput.connectTo(node);
+    return new SingleOutputStream<O>(this.env, [{ node }], 'DEFAULT');
   }
 }
 

@@ -74,3 +74,11 @@ export function restoredKeyGroups(restore: PreparedRestore, operatorId: string, 
   const op = restore.plan.operators.find((o) => o.operatorId === operatorId);
   return op?.keyed[subtaskIndex]?.keyGroupsWithState ?? [];
 }
+
+/** Every operator state one new subtask of an operator starts with, by name (empty when it restores none). */
+export function restoredOperatorStates(restore: PreparedRestore, operatorId: string, subtaskIndex: number): OperatorStateSnapshot {
+  const op = restore.plan.operators.find((o) => o.operatorId === operatorId);
+  const assignment = op?.operatorState[subtaskIndex];
+  if (!assignment || !restore.operatorState.has(operatorId)) return {};
+  return assembleOperatorState(assignment, restore.operatorState.get(operatorId) ?? []);
+}

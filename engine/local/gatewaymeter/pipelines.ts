@@ -20,6 +20,7 @@ import {
   type TenantCostPart,
 } from './events.ts';
 import { GatewayEventSource, type GeneratorConfig } from './generator.ts';
+import { failedLoginsJob, type FailedLoginsConfig } from '../logins/failed-logins-job.ts';
 import { DEFAULT_PRICES, nanoUsdToUsd, requestCostNanoUsd, type ModelPrice } from './prices.ts';
 
 /** How long `assemble` waits for a completion before emitting the request as abandoned (event time). */
@@ -30,7 +31,7 @@ export const SALTED_ALLOWED_LATENESS_MS = 2 * 60 * 1000;
 export const SALT_BUCKETS = 8;
 
 /** The built-in jobs, as listed to the console (also as "jars" in part 2). */
-export const BUILT_IN_JOBS = ['gatewaymeter', 'gatewaymeter-salted'] as const;
+export const BUILT_IN_JOBS = ['gatewaymeter', 'gatewaymeter-salted', 'failed-logins'] as const;
 export type BuiltInJob = (typeof BUILT_IN_JOBS)[number];
 
 export interface GatewayMeterOptions {
@@ -48,6 +49,8 @@ export interface GatewayMeterOptions {
   maxOutOfOrdernessMs?: number;
   idleTimeoutMs?: number;
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** `failed-logins` only: its state variant and login traffic (a scenario's `logins`). */
+  logins?: FailedLoginsConfig;
 }
 
 /** `parse`: JSON line → GatewayEvent; invalid lines are counted (`numParseErrors`) and dropped. */
@@ -324,5 +327,10 @@ export function gatewayMeterSaltedJob(options: GatewayMeterOptions): StreamGraph
 }
 
 export function builtInJob(name: BuiltInJob, options: GatewayMeterOptions): StreamGraph {
+  if (name === 'failed-logins') {
+    if (!options.logins) throw new Error('The failed-logins job needs its login traffic: run it with a scenario that has a `logins` section (state-whale, state-no-ttl, ...).');
+    const { parallelism, operatorParallelism, maxParallelism } = options;
+    return failedLoginsJob({ parallelism, operatorParallelism, maxParallelism, seed: options.generator.seed, logins: options.logins });
+  }
   return name === 'gatewaymeter' ? gatewayMeterJob(options) : gatewayMeterSaltedJob(options);
 }

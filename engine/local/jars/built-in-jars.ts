@@ -15,11 +15,13 @@ export interface BuiltInJar {
   entryClass: string;
 }
 
+const ENTRY_CLASSES: Record<BuiltInJob, string> = { gatewaymeter: 'GatewayMeterJob', 'gatewaymeter-salted': 'GatewayMeterSaltedJob', 'failed-logins': 'FailedLoginsJob' };
+
 export const BUILT_IN_JARS: readonly BuiltInJar[] = BUILT_IN_JOBS.map((job) => ({
   id: `local-engine_${job}.jar`,
   name: `${job}.jar`,
   job,
-  entryClass: `org.flinkops.local.${job === 'gatewaymeter' ? 'GatewayMeterJob' : 'GatewayMeterSaltedJob'}`,
+  entryClass: `org.flinkops.local.${ENTRY_CLASSES[job]}`,
 }));
 
 export type RestartStrategyName = 'none' | 'fixed-delay' | 'exponential-delay';

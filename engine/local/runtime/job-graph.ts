@@ -9,7 +9,7 @@ import type { StreamEdge, StreamGraph, StreamNode } from '../api/datastream.ts';
  * vertex's ID is its head operator's ID, so vertex IDs equal a real cluster's for the same uids.
  */
 
-export type ShipStrategy = 'FORWARD' | 'HASH' | 'REBALANCE';
+export type ShipStrategy = 'FORWARD' | 'HASH' | 'REBALANCE' | 'BROADCAST';
 
 export interface ResolvedNode {
   node: StreamNode;
@@ -62,6 +62,8 @@ export function resolvePartitioning(edge: StreamEdge, up: ResolvedNode, down: Re
       return 'HASH';
     case 'REBALANCE':
       return 'REBALANCE';
+    case 'BROADCAST':
+      return 'BROADCAST';
     case 'FORWARD':
       if (up.parallelism !== down.parallelism) {
         throw new Error(

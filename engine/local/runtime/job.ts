@@ -5,7 +5,7 @@ import { CheckpointCoordinator, type CheckpointedJob, type TriggerRequest } from
 import type { CheckpointingConfig } from '../checkpoint/checkpoint-stats-rest.ts';
 import { CheckpointStatsTracker, type CheckpointTaskPlan } from '../checkpoint/checkpoint-stats-tracker.ts';
 import { FileSystemCheckpointStorage, type SnapshotOperatorInfo } from '../checkpoint/checkpoint-storage.ts';
-import { prepareRestore, restoredKeyGroups, restoredOperatorState, withRestoredMaxParallelism, type PreparedRestore } from '../checkpoint/prepare-restore.ts';
+import { prepareRestore, restoredKeyGroups, restoredOperatorState, restoredOperatorStates, withRestoredMaxParallelism, type PreparedRestore } from '../checkpoint/prepare-restore.ts';
 import type { AllowedFolders } from '../checkpoint/target-directory.ts';
 import { computeKeyGroupRangeForOperatorIndex } from '../../analysis/key-groups/key-group-range-assignment.ts';
 import type { View } from '../metrics/views.ts';
@@ -17,7 +17,7 @@ import type { ScheduledTask, VirtualScheduler } from '../time/scheduler.ts';
 import { buildJobGraph, requiredSlots, type JobGraph, type JobVertex } from './job-graph.ts';
 import { RescaleHistory, type RescaleDemand, type RescaleTerminatedReason } from './rescale-history.ts';
 import { RecordWriter, type NetworkConfig } from './network.ts';
-import { restoreTaskKeyedState, SOURCE_READER_STATE } from './task-snapshot.ts';
+import { restoreTaskKeyedState, restoreTaskOperatorState, SOURCE_READER_STATE } from './task-snapshot.ts';
 import {
   ChainOutput,
   CostModel,
@@ -393,6 +393,7 @@ export class JobExecution implements CheckpointedJob {
       for (const task of this.tasks) {
         const head = task.head;
         if (head.operator.keyedBackend !== undefined) restoreTaskKeyedState(task, restore.loaded, head.operatorId, restoredKeyGroups(restore, head.operatorId, task.identity.subtaskIndex));
+        restoreTaskOperatorState(task, (operatorId) => restoredOperatorStates(restore, operatorId, task.identity.subtaskIndex));
       }
       const meta = restore.loaded.metadata;
       this.checkpointTracker?.reportRestored({ checkpointId: meta.checkpointId, restoreTimestamp: now, isSavepoint: meta.isSavepoint, externalPath: restore.loaded.externalPath });

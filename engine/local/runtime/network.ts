@@ -225,6 +225,12 @@ export class RecordWriter {
       channel = this.channels[computeOperatorIndexForKeyGroup(this.maxParallelism, this.channels.length, keyGroup)];
     } else if (this.shipStrategy === 'FORWARD') {
       channel = this.channels[0];
+    } else if (this.shipStrategy === 'BROADCAST') {
+      // Flink's BroadcastPartitioner: one copy to every channel (one record out, its bytes once per channel).
+      for (let i = 0; i < this.channels.length; i++) this.channels[i].write(value, timestamp, -1, size);
+      this.counters.numRecordsOut.count++;
+      this.counters.numBytesOut.count += size * this.channels.length;
+      return;
     } else {
       this.nextChannel = this.nextChannel + 1 === this.channels.length ? 0 : this.nextChannel + 1;
       channel = this.channels[this.nextChannel];

@@ -1,6 +1,7 @@
 import type { LoadedSnapshot, SnapshotWriter } from '../checkpoint/checkpoint-storage.ts';
 import { restoreKeyGroup, snapshotKeyGroup, type TimerServices } from '../checkpoint/keyed-state-snapshot.ts';
 import type { StreamOperator } from '../api/operator.ts';
+import type { OperatorStateSnapshot } from '../checkpoint/snapshot-model.ts';
 import { SourceTask, type Task } from './task.ts';
 
 /**
@@ -68,6 +69,14 @@ export function snapshotTask(task: Task, writer: SnapshotWriter, measureCpu: boo
       if (measureCpu) asyncMs += performance.now() - t0;
     }
   }
+  // Operator (non-keyed) state of the chain's operators: a broadcast operator writes its whole table on every subtask.
+  for (const handle of task.handles) {
+    const operator = handle.operator as StreamOperator & { snapshotOperatorState?(): OperatorStateSnapshot };
+    if (operator.snapshotOperatorState === undefined) continue;
+    const t0 = measureCpu ? performance.now() : 0;
+    bytes += writer.writeOperatorState(handle.operatorId, task.identity.subtaskIndex, operator.snapshotOperatorState());
+    if (measureCpu) asyncMs += performance.now() - t0;
+  }
   if (!measureCpu) {
     syncMs = bytes / COPY_BYTES_PER_MS;
     asyncMs = bytes / WRITE_BYTES_PER_MS;
@@ -93,4 +102,13 @@ export function restoreTaskKeyedState(task: Task, loaded: LoadedSnapshot, operat
   }
   const timers = timerServicesOf(head.operator);
   for (const kg of keyGroups) restoreKeyGroup(backend, timers, kg, loaded.readKeyGroup(operatorId, kg));
+}
+
+/** Restores the operator state of the chain's non-source operators (a broadcast operator's tables). */
+export function restoreTaskOperatorState(task: Task, statesOf: (operatorId: string) => OperatorStateSnapshot): void {
+  for (const handle of task.handles) {
+    const operator = handle.operator as StreamOperator & { restoreOperatorState?(name: string, partitions: readonly unknown[]): void };
+    if (operator.restoreOperatorState === undefined) continue;
+    for (const [name, state] of Object.entries(statesOf(handle.operatorId))) operator.restoreOperatorState(name, state.partitions);
+  }
 }

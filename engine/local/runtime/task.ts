@@ -69,6 +69,11 @@ export interface TaskCheckpointHost {
   taskFinished(task: Task): void;
 }
 
+/** An operator with a broadcast input (`BroadcastProcessOperator`). */
+interface BroadcastInputOperator extends StreamOperator {
+  processBroadcastElement(value: unknown, timestamp: number): void;
+}
+
 /** Why a task stopped in the current step: decides whether leftover time is idle or back-pressured. */
 const BLOCKED_ON_INPUT = 0;
 const BLOCKED_ON_OUTPUT = 1;
@@ -95,6 +100,13 @@ export class OperatorHandle {
     this.metrics.numRecordsIn.count++;
     if (this.cost !== null) this.task.budget -= this.cost.charge(this.task.stepEnd - this.task.budget);
     this.operator.processElement(value, timestamp);
+  }
+
+  /** A record of the broadcast input of a two-input broadcast operator. */
+  processBroadcastElement(value: unknown, timestamp: number): void {
+    this.metrics.numRecordsIn.count++;
+    if (this.cost !== null) this.task.budget -= this.cost.charge(this.task.stepEnd - this.task.budget);
+    (this.operator as BroadcastInputOperator).processBroadcastElement(value, timestamp);
   }
 
   processWatermark(watermark: number): void {
@@ -403,6 +415,8 @@ export class StreamInputTask extends Task {
     const backend = this.backend;
     const selector = this.keySelector;
     const io = this.io;
+    // The broadcast side of a BroadcastProcessFunction: its records go to processBroadcastElement.
+    const broadcast = channel.writer.shipStrategy === 'BROADCAST';
     let i = buffer.readPos;
     while (i < n) {
       if (this.outputBlockers !== 0 || this.budget <= 0) break;
@@ -414,6 +428,11 @@ export class StreamInputTask extends Task {
         continue;
       }
       io.numRecordsIn.count++;
+      if (broadcast) {
+        head.processBroadcastElement(value, timestamps[i]);
+        i++;
+        continue;
+      }
       if (backend !== undefined) {
         const kg = keyGroups[i];
         backend.setCurrentKey(selector!(value), kg >= 0 ? kg : undefined);

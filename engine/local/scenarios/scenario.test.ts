@@ -26,6 +26,16 @@ describe('scenario files', () => {
     expect(() => parseScenario('name: [', 'x.yaml')).toThrow(/not valid YAML/);
   });
 
+  it('reads the failed-logins job\'s `logins` section, and only for that job', () => {
+    const logins = 'logins:\n  state: counter\n  ttl: 90s\n  rate: 50\n  users: unbounded\n  failureRate: 0.5\n';
+    const scenario = parseScenario(`name: x\njob: failed-logins\n${logins}`, 'x.yaml');
+    expect(scenario.logins).toEqual({ state: 'counter', ttlMs: 90_000, traffic: { rate: 50, users: 'unbounded', failureRate: 0.5 } });
+    expect(() => parseScenario('name: x\njob: failed-logins\n', 'x.yaml')).toThrow(/`logins` is required for the failed-logins job/);
+    expect(() => parseScenario(`name: x\ntraffic:\n  rate: 10\n  tenants: {a: 1}\n  models: {m: 1}\n${logins}`, 'x.yaml')).toThrow(/`logins` is for the failed-logins job only/);
+    expect(() => parseScenario('name: x\n', 'x.yaml')).toThrow(/`traffic` is required for the gatewaymeter job/);
+    expect(() => parseScenario(`name: x\njob: failed-logins\n${logins.replace('counter', 'bag')}`, 'x.yaml')).toThrow(/`logins.state`/);
+  });
+
   it('loads a scenario by name or from a file of the same format', () => {
     expect(resolveScenario('hot-tenant').name).toBe('hot-tenant');
     const dir = mkdtempSync(path.join(os.tmpdir(), 'scenario-'));

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { GeneratorConfig, TrafficPhase } from '../gatewaymeter/generator.ts';
 import { BUILT_IN_JOBS, type BuiltInJob } from '../gatewaymeter/pipelines.ts';
 import type { CapacitySpec } from '../runtime/task.ts';
+import type { FailedLoginsConfig } from '../logins/failed-logins-job.ts';
 import { parseDurationMs } from './units.ts';
 
 /** Where the seed scenarios live: `<repo>/resources/scenarios/<name>.yaml`. */
@@ -52,7 +53,20 @@ const ScenarioFile = z
           )
           .default([]),
       })
-      .strict(),
+      .strict()
+      .optional(),
+    logins: z
+      .object({
+        state: z.enum(['counter', 'raw-list']),
+        ttl: duration.optional(),
+        rate: z.number().positive(),
+        users: z.union([z.number().int().positive(), z.literal('unbounded')]),
+        failureRate: z.number().min(0).max(1),
+        whale: z.object({ user: z.string().min(1), share: z.number().min(0).max(1), failureRate: z.number().min(0).max(1) }).strict().optional(),
+        blocklist: z.object({ entries: z.number().int().positive(), rate: z.number().positive() }).strict().optional(),
+      })
+      .strict()
+      .optional(),
     capacity: z
       .record(z.string(), z.object({ maxRecordsPerSecond: z.number().positive().optional(), costPerRecordMs: z.number().nonnegative().optional() }).strict())
       .default({}),
@@ -71,6 +85,8 @@ export interface Scenario {
   /** The generator settings except the seed and bounds, which come from the command line. */
   traffic: Omit<GeneratorConfig, 'seed' | 'events' | 'throttle'>;
   capacity: Record<string, CapacitySpec>;
+  /** The `failed-logins` job's state variant and login traffic. */
+  logins?: FailedLoginsConfig;
 }
 
 /** Names of the scenarios shipped in resources/scenarios. */
@@ -97,7 +113,10 @@ export function parseScenario(text: string, source: string): Scenario {
     throw new Error(`Scenario ${source}: ${where} ${issue.message.replace(/^Invalid input: /, '')}.`);
   }
   const s = result.data;
-  const t = s.traffic;
+  if (s.job === 'failed-logins' && !s.logins) throw new Error(`Scenario ${source}: \`logins\` is required for the failed-logins job (its state variant and login traffic).`);
+  if (s.job !== 'failed-logins' && s.logins) throw new Error(`Scenario ${source}: \`logins\` is for the failed-logins job only; set \`job: failed-logins\`.`);
+  if (s.job !== 'failed-logins' && !s.traffic) throw new Error(`Scenario ${source}: \`traffic\` is required for the ${s.job} job.`);
+  const t = s.traffic ?? { ...DEFAULT_TRAFFIC, phases: [] };
   const phases: TrafficPhase[] = t.phases.map((p, i) => {
     if (!p.share && !p.tenants) throw new Error(`Scenario ${source}: \`traffic.phases.${i}\` needs \`share\` or \`tenants\`.`);
     return { atMs: parseDurationMs(p.at, `Scenario ${source}: \`traffic.phases.${i}.at\``), share: p.share, tenants: p.tenants };
@@ -130,7 +149,13 @@ export function parseScenario(text: string, source: string): Scenario {
     configuration: Object.fromEntries(Object.entries(s.configuration).map(([k, v]) => [k, String(v)])),
     traffic,
     capacity: s.capacity,
+    ...(s.logins && { logins: loginsConfig(s.logins, source) }),
   };
+}
+
+function loginsConfig(raw: NonNullable<z.infer<typeof ScenarioFile>['logins']>, source: string): FailedLoginsConfig {
+  const { state, ttl, ...traffic } = raw;
+  return { state, ...(ttl !== undefined && { ttlMs: parseDurationMs(ttl, `Scenario ${source}: \`logins.ttl\``) }), traffic };
 }
 
 /** Loads `resources/scenarios/<name>.yaml`; an unknown name lists the ones that exist. */
