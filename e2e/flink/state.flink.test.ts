@@ -192,6 +192,8 @@ describe(`State on a real Flink ${cluster.version}: keys that never expire, on R
 
   it('bytes per key within 2× of what the job stores; growth within 2× of the key arrival rate × bytes per key', async () => {
     const { remember } = await stateNow();
+    expect(remember.bytesPerKey, "bytes per key (RocksDB's estimate-num-keys on)").not.toBeNull();
+    expect(remember.growthPerHour).not.toBeNull();
     const perKey = remember.bytesPerKey!;
     const growth = remember.growthPerHour!;
     console.info(`state ${remember.totalBytes} B, ${perKey.toFixed(1)} B per key (${remember.keyCount} keys; the job stores ${STORED_PER_KEY}), growth ${Math.round(growth)} B/h (expected ${KEYS_PER_S * 3600 * STORED_PER_KEY})`);
