@@ -10,13 +10,13 @@ export const JOB_CLASS = 'dev.flinkops.testjob.GatewayMeterJob';
 /** 200 events/s and 200 µs per record in `throttle`: no back-pressure, so savepoints complete in about a second. */
 export const LIGHT_ARGS = ['--rate', '200', '--work-us', '200'];
 
-export async function runTestJob(cluster: FlinkCluster, parallelism: number, extra: { savepointPath?: string; programArgs?: string[] } = {}): Promise<string> {
-  const { programArgs = LIGHT_ARGS, ...rest } = extra;
+export async function runTestJob(cluster: FlinkCluster, parallelism: number, extra: { savepointPath?: string; programArgs?: string[]; entryClass?: string } = {}): Promise<string> {
+  const { programArgs = LIGHT_ARGS, entryClass = JOB_CLASS, ...rest } = extra;
   if (!cluster.jarId) throw new Error('cluster.json has no jarId: run `npm run flink:up` again.');
   const response = await fetch(`${cluster.restUrl}/jars/${cluster.jarId}/run`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ entryClass: JOB_CLASS, programArgsList: programArgs, parallelism, ...rest }),
+    body: JSON.stringify({ entryClass, programArgsList: programArgs, parallelism, ...rest }),
     signal: AbortSignal.timeout(120_000),
   });
   const body = (await response.json()) as { jobid?: string; errors?: string[] };
