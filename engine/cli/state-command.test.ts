@@ -43,6 +43,28 @@ describe('flink-ops state', () => {
     expect(text.stdout).toMatch(/\nblocklist-filter \(parallelism 4, max 128, not keyed, broadcast input\)/);
   }, 120_000);
 
+  // Each scenario of the chapter as its suspect, through the CLI as an operator runs it (the virtual times of
+  // engine/local/scenarios/state-scenarios.test.ts, which checks their figures).
+  it.each([
+    { scenario: 'state-whale', ms: 180_000, args: [], suspect: 'A', vertex: /^failed-logins -> Sink: alerts$/ },
+    { scenario: 'state-no-ttl', ms: 150_000, args: [], suspect: 'B', vertex: /^failed-logins -> Sink: alerts$/ },
+    { scenario: 'state-raw-list', ms: 150_000, args: ['--keys', '2000'], suspect: 'C', vertex: /^failed-logins -> Sink: alerts$/ },
+    { scenario: 'state-ttl', ms: 240_000, args: [], suspect: 'bounded', vertex: undefined },
+  ])('on $scenario: suspect $suspect', async ({ scenario, ms, args, suspect, vertex }) => {
+    const handle = await startLocalEngine({ scenario, port: 0, time: 'manual', clock: new ManualClock(Date.now() - ms), checkpointDir: dirs.make(), checkpointIntervalMs: 10_000 });
+    try {
+      handle.engine.advance(ms);
+      const result = await runCli(['state', '--url', handle.url, '--job', 'failed-logins', '--json', '--data-dir', dirs.make(), ...args]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const { state } = JSON.parse(result.stdout) as StateReport;
+      expect(state.suspect, state.sentence).toBe(suspect);
+      if (vertex) expect(state.vertices.find((v) => v.vertexId === state.vertexId)?.name).toMatch(vertex);
+    } finally {
+      await handle.close();
+    }
+  }, 120_000);
+
   it('on a job without checkpointing: one sentence, not Flink\'s 404, and a non-zero exit', async () => {
     const jobId = [...unchecked.engine.cluster.jobs.keys()][0];
     const result = await runCli(['state', '--url', unchecked.url, '--job', jobId, '--data-dir', dirs.make()]);
