@@ -132,3 +132,17 @@ describe('the salted key format', () => {
     for (const k of advice.saltedKeys) expect(k.subtask).toBe(independentSubtask(k.key, 128, 32).subtask);
   });
 });
+
+describe('a saturated key whose demand is given', () => {
+  it('lifts the other keys by the factor the back-pressure held them down', () => {
+    const { records, busy } = hotTenantLoad(12);
+    const advice = adviseSalting({ key: 'acme', keyRecordsPerSecond: 476, keyRateIsLowerBound: false, maxParallelism: 128, recordsInPerSecond: records, busyTimeMsPerSecond: busy });
+    // 238 records/s got through of 476: twice as much for everyone once acme is split.
+    expect(advice.demandScale).toBeCloseTo(2, 10);
+    expect(advice.buckets).toBe(3); // 476 / 175 = 2.7
+    const untouched = advice.predicted.find((p) => p.subtask !== 12 && p.saltedKeys.length === 0)!;
+    expect(untouched.recordsPerSecond).toBeCloseTo(24, 10);
+    expect(untouched.busyTimeMsPerSecond).toBeCloseTo(24, 10);
+    expect(advice.notes.join(' ')).toMatch(/acme got 238 records\/s through its saturated subtask of the 476 records\/s it brings/);
+  });
+});

@@ -102,7 +102,7 @@ export function adviseSalting(input: SaltingInput): SaltingAdvice {
   const base = { key: input.key, keyGroup: home.keyGroup, subtask: home.subtask, parallelism, maxParallelism: maxP, keyRecordsPerSecond: keyRate, keyRateIsLowerBound: input.keyRateIsLowerBound, capacity, headroom: SALTING_HEADROOM, format };
   const busy = Array.from({ length: parallelism }, (_, s) => (Number.isFinite(input.busyTimeMsPerSecond[s]) ? input.busyTimeMsPerSecond[s] : 0));
   const before = loadFigures(busy);
-  const none = (verdict: SaltingAdvice['verdict'], sentence: string): SaltingAdvice => ({ ...base, verdict, sentence, buckets: null, perBucketRecordsPerSecond: null, saltedKeys: [], distinctSubtasks: null, expectedDistinctSubtasks: null, predicted: [], before, after: null, costs: [], notes: [] });
+  const none = (verdict: SaltingAdvice['verdict'], sentence: string): SaltingAdvice => ({ ...base, verdict, sentence, buckets: null, perBucketRecordsPerSecond: null, saltedKeys: [], distinctSubtasks: null, expectedDistinctSubtasks: null, predicted: [], before, after: null, demandScale: 1, costs: [], notes: [] });
 
   if (keyRate === null) return none('rate-unknown', `The rate of ${input.key} is not known: give it (records/s) to size the buckets.`);
   if (!capacity) {
@@ -133,9 +133,14 @@ export function adviseSalting(input: SaltingInput): SaltingAdvice {
       .map((s) => input.busyTimeMsPerSecond[s] / input.recordsInPerSecond[s]),
   ) ?? msPerRecord;
   const records = Array.from({ length: parallelism }, (_, s) => (Number.isFinite(input.recordsInPerSecond[s]) ? input.recordsInPerSecond[s] : 0));
-  const residual = Math.max(0, records[home.subtask] - keyRate);
-  const existingRecords = records.map((r, s) => (s === home.subtask ? residual : r));
-  const existingBusy = busy.map((b, s) => (s === home.subtask ? residual * othersMsPerRecord : b));
+  // A saturated key holds everything upstream of it down (back-pressure reaches the source): given a demand above what
+  // got through, the other keys were held down by the same factor and get that much more once it is relieved.
+  const through = estimateKeyRate(home.subtask, input.recordsInPerSecond) ?? keyRate;
+  const saturatedHome = busy[home.subtask] >= SATURATED_BUSY_MS_PER_SECOND;
+  const demandScale = saturatedHome && !input.keyRateIsLowerBound && through > 0 && keyRate > through ? keyRate / through : 1;
+  const residual = Math.max(0, records[home.subtask] - Math.min(keyRate, through));
+  const existingRecords = records.map((r, s) => (s === home.subtask ? residual : r) * demandScale);
+  const existingBusy = busy.map((b, s) => (s === home.subtask ? residual * othersMsPerRecord : b) * demandScale);
   const predicted = existingBusy.map((b, s) => {
     const here = saltedKeys.filter((k) => k.subtask === s);
     return {
@@ -150,6 +155,11 @@ export function adviseSalting(input: SaltingInput): SaltingAdvice {
   const notes: string[] = [];
   if (input.keyRateIsLowerBound) {
     notes.push(`${input.key}'s rate is what its saturated subtask got through (${rate(keyRate)}): its demand is higher. Give the measured rate (a Kafka sample of the topic, or the source's rate) for the right number of buckets.`);
+  }
+  if (demandScale > 1) {
+    notes.push(
+      `${input.key} got ${rate(through)} through its saturated subtask of the ${rate(keyRate)} it brings: the other keys were held down by the same back-pressure, so the prediction gives them ${demandScale.toFixed(2)}× what they carried.`,
+    );
   }
   const collided = predicted.filter((p) => p.saltedKeys.length > 1);
   if (collided.length) {
@@ -176,6 +186,7 @@ export function adviseSalting(input: SaltingInput): SaltingAdvice {
     predicted,
     before,
     after,
+    demandScale,
     costs: SALTING_COSTS,
     notes,
   };
