@@ -1,7 +1,6 @@
 import type { ClusterRegistry } from '../clusters/cluster-registry.ts';
 import type { AdviceApi, AdviceOptions } from '../contracts/advice.ts';
 import type { DiagnosisApi } from '../contracts/diagnosis.ts';
-import { EngineError } from '../flink-rest/errors.ts';
 import { requireId, requireText } from '../flink-rest/input-checks.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { REAL_CLOCK } from '../operations/driver-context.ts';
@@ -25,12 +24,6 @@ export class AdviceService implements AdviceApi {
     const connection = this.registry.connection(cluster);
     const diagnosis = options?.vertexId ? null : await this.diagnosis.diagnose(cluster, job, DIAGNOSIS_WINDOW_MS);
     const { metricsFetchIntervalMs } = await connection.check();
-    try {
-      return await jobAdvice({ client: connection.client, history: this.history, clusterId: cluster, jobId: job, options: options ?? {}, diagnosis, metricsFetchIntervalMs, clock: REAL_CLOCK });
-    } catch (error) {
-      // The key-group math and the format refuse impossible input with a RangeError: to the operator, bad input.
-      if (error instanceof RangeError) throw new EngineError('invalid-input', error.message);
-      throw error;
-    }
+    return jobAdvice({ client: connection.client, history: this.history, clusterId: cluster, jobId: job, options: options ?? {}, diagnosis, metricsFetchIntervalMs, clock: REAL_CLOCK });
   }
 }

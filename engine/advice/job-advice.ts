@@ -26,11 +26,23 @@ export interface JobAdviceInput {
  * (the history's recent minutes, else measured now), salting and a rescale side by side.
  */
 export async function jobAdvice(input: JobAdviceInput): Promise<JobAdvice> {
+  try {
+    return await adviseJob(input);
+  } catch (error) {
+    // The key-group math and the salted key format refuse impossible input with a RangeError: to the operator, bad input.
+    if (error instanceof RangeError) throw new EngineError('invalid-input', error.message);
+    throw error;
+  }
+}
+
+async function adviseJob(input: JobAdviceInput): Promise<JobAdvice> {
   const { options } = input;
   const key = options.key;
   if (typeof key !== 'string' || key === '') {
     throw new EngineError('invalid-input', 'Give the hot key (--key K): the console has no sample of the job\'s keys to take it from.');
   }
+  const given = options.keyRecordsPerSecond;
+  if (given !== undefined && !(Number.isFinite(given) && given > 0)) throw new EngineError('invalid-input', `The key's rate must be a number of records per second above 0, not "${String(given)}".`);
   const facts = await readClusterFacts(input.client, input.jobId);
   const details = facts.details;
   const keyed = keyedVertexIds(details);
@@ -55,7 +67,6 @@ export async function jobAdvice(input: JobAdviceInput): Promise<JobAdvice> {
   }
   const maxParallelism = vertex.maxParallelism ?? details.maxParallelism ?? 128;
   const home = placeStringKey(key, maxParallelism, vertex.parallelism);
-  const given = options.keyRecordsPerSecond;
   const keyRate = given ?? estimateKeyRate(home.subtask, observed.recordsInPerSecond);
   const salting = adviseSalting({
     key,
