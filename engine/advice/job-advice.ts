@@ -100,7 +100,7 @@ async function adviseJob(input: JobAdviceInput): Promise<JobAdvice> {
     basis: { vertex: options.vertexId ? 'option' : 'diagnosis', key: 'option', rate: given === undefined ? 'estimated' : 'option', load: load.source, from: load.from, to: load.to, samples: load.samples },
     hotSubtask,
     salting,
-    rescale: { sentence: rescaleDoesNotSplit(key, keyRate, salting.capacity), plans },
+    rescale: { sentence: rescaleDoesNotSplit(key, keyRate, salting.capacity, observed.busyTimeMsPerSecond[home.subtask] >= SATURATED_BUSY_MS_PER_SECOND), plans },
     warnings,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adviseSalting, DEFAULT_SALT_FORMAT, estimateKeyRate, expectedDistinctSubtasks, SALTING_HEADROOM, saltBuckets, saltedKeyName } from './salting-advice.ts';
+import { adviseSalting, DEFAULT_SALT_FORMAT, estimateKeyRate, expectedDistinctSubtasks, rescaleDoesNotSplit, SALTING_HEADROOM, saltBuckets, saltedKeyName } from './salting-advice.ts';
 
 /**
  * Flink's placement recomputed another way (BigInt arithmetic mod 2^32, not the module's Math.imul): String.hashCode,
@@ -144,5 +144,16 @@ describe('a saturated key whose demand is given', () => {
     expect(untouched.recordsPerSecond).toBeCloseTo(24, 10);
     expect(untouched.busyTimeMsPerSecond).toBeCloseTo(24, 10);
     expect(advice.notes.join(' ')).toMatch(/acme got 238 records\/s through its saturated subtask of the 476 records\/s it brings/);
+  });
+});
+
+describe('the rescale beside it', () => {
+  it('says why a rescale does not split the key, in the terms the figures allow', () => {
+    const capacity = { recordsPerSecond: 250, subtask: 12, busyTimeMsPerSecond: 1000, saturated: true };
+    expect(rescaleDoesNotSplit('acme', 400, capacity, true)).toBe(
+      'A rescale does not split acme: one key is one key group, and one key group is on one subtask at any parallelism. acme alone (400 records/s) stays above the ~250 records/s one subtask sustains wherever it lands.',
+    );
+    expect(rescaleDoesNotSplit('acme', 238, capacity, true)).toMatch(/acme alone keeps its subtask saturated wherever it lands/);
+    expect(rescaleDoesNotSplit('acme', 50, capacity, false)).toMatch(/It only moves the key group to another subtask/);
   });
 });

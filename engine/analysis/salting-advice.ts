@@ -192,11 +192,15 @@ export function adviseSalting(input: SaltingInput): SaltingAdvice {
   };
 }
 
-/** Why a rescale cannot split one key: a key is one key group, and a key group is on one subtask at any parallelism. */
-export function rescaleDoesNotSplit(key: string, keyRate: number | null, capacity: SubtaskCapacity | null): string {
-  const over = keyRate !== null && capacity !== null && keyRate > capacity.recordsPerSecond;
-  return (
-    `A rescale does not split ${key}: one key is one key group, and one key group is on one subtask at any parallelism. ` +
-    (over ? `${key} alone (${rate(keyRate)}) stays above the ~${rate(capacity.recordsPerSecond)} one subtask sustains wherever it lands.` : 'It only moves the key group to another subtask, with whatever else lands there.')
-  );
+/**
+ * Why a rescale cannot split one key: a key is one key group, and a key group is on one subtask at any parallelism.
+ * `saturates`: the key's subtask is saturated now (what the key got through is a lower bound of its demand).
+ */
+export function rescaleDoesNotSplit(key: string, keyRate: number | null, capacity: SubtaskCapacity | null, saturates: boolean): string {
+  const why = `A rescale does not split ${key}: one key is one key group, and one key group is on one subtask at any parallelism. `;
+  if (keyRate !== null && capacity !== null && keyRate > capacity.recordsPerSecond) {
+    return `${why}${key} alone (${rate(keyRate)}) stays above the ~${rate(capacity.recordsPerSecond)} one subtask sustains wherever it lands.`;
+  }
+  if (saturates) return `${why}${key} alone keeps its subtask saturated wherever it lands: more subtasks only take the other keys away from it.`;
+  return `${why}It only moves the key group to another subtask, with whatever else lands there.`;
 }
