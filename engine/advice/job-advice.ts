@@ -63,7 +63,8 @@ async function adviseJob(input: JobAdviceInput): Promise<JobAdvice> {
   const load = await observeLoad({ history: input.history, client: input.client, clusterId: input.clusterId, jobId: input.jobId, vertexIds: [vertex.id], metricsFetchIntervalMs: input.metricsFetchIntervalMs, clock: input.clock });
   const observed = load.vertices.get(vertex.id);
   if (!observed || observed.parallelism !== vertex.parallelism || !observed.recordsInPerSecond.some((r) => Number.isFinite(r))) {
-    throw new EngineError('not-found', `No load figures for ${vertex.name} yet: its subtasks report no records in.`);
+    const seconds = Math.round((load.to - load.from) / 1000);
+    throw new EngineError('not-found', `No load figures for ${vertex.name}: its subtasks' counters did not move over the ${load.samples} samples taken (${seconds} s${load.source === 'history' ? " of the console's history" : ', measured now'}).`);
   }
   const maxParallelism = vertex.maxParallelism ?? details.maxParallelism ?? 128;
   const home = placeStringKey(key, maxParallelism, vertex.parallelism);

@@ -102,7 +102,8 @@ export function adviseSalting(input: SaltingInput): SaltingAdvice {
   const base = { key: input.key, keyGroup: home.keyGroup, subtask: home.subtask, parallelism, maxParallelism: maxP, keyRecordsPerSecond: keyRate, keyRateIsLowerBound: input.keyRateIsLowerBound, capacity, headroom: SALTING_HEADROOM, format };
   const busy = Array.from({ length: parallelism }, (_, s) => (Number.isFinite(input.busyTimeMsPerSecond[s]) ? input.busyTimeMsPerSecond[s] : 0));
   const before = loadFigures(busy);
-  const none = (verdict: SaltingAdvice['verdict'], sentence: string): SaltingAdvice => ({ ...base, verdict, sentence, buckets: null, perBucketRecordsPerSecond: null, saltedKeys: [], distinctSubtasks: null, expectedDistinctSubtasks: null, predicted: [], before, after: null, demandScale: 1, costs: [], notes: [] });
+  const recordsBefore = loadFigures(Array.from({ length: parallelism }, (_, s) => (Number.isFinite(input.recordsInPerSecond[s]) ? input.recordsInPerSecond[s] : 0)));
+  const none = (verdict: SaltingAdvice['verdict'], sentence: string): SaltingAdvice => ({ ...base, verdict, sentence, buckets: null, perBucketRecordsPerSecond: null, saltedKeys: [], distinctSubtasks: null, expectedDistinctSubtasks: null, predicted: [], before, after: null, recordsBefore, recordsAfter: null, demandScale: 1, costs: [], notes: [] });
 
   if (keyRate === null) return none('rate-unknown', `The rate of ${input.key} is not known: give it (records/s) to size the buckets.`);
   if (!capacity) {
@@ -186,6 +187,8 @@ export function adviseSalting(input: SaltingInput): SaltingAdvice {
     predicted,
     before,
     after,
+    recordsBefore,
+    recordsAfter: loadFigures(predicted.map((p) => p.recordsPerSecond)),
     demandScale,
     costs: SALTING_COSTS,
     notes,

@@ -64,6 +64,7 @@ export function registerAdviseCommand(program: Command): void {
       const job = resolveJob(await fetchJobs(client), options.job);
       const advice = await withHistory(options.dataDir, async (history, recordedAs) => {
         const clusterId = recordedAs ?? options.url;
+        if (!recordedAs) process.stderr.write(`The console has not recorded this job: measuring its load now (samples one metrics refresh apart, ${Math.round(check.metricsFetchIntervalMs / 1000)} s)...\n`);
         const diagnosis = request.vertexId ? null : await diagnose(client, history, clusterId, options.url, job.id, recordedAs !== undefined);
         return jobAdvice({ client, history, clusterId, jobId: job.id, options: request, diagnosis, metricsFetchIntervalMs: check.metricsFetchIntervalMs, clock: REAL_CLOCK });
       }, job.id);
@@ -129,6 +130,7 @@ export function formatAdvice(advice: JobAdvice): string {
     const landed = s.predicted.filter((p) => p.saltedKeys.length > 0);
     lines.push(`Busy after, where the buckets land: ${landed.map((p) => `subtask ${p.subtask} ${ms(p.busyTimeMsPerSecond)}`).join(', ')}.`);
     lines.push(`Busy max/mean: ${ratio(s.before.maxOverMean)} now (max ${ms(s.before.max)}) → ${ratio(s.after?.maxOverMean)} after (max ${ms(s.after?.max ?? 0)}).`);
+    lines.push(`Records max/mean: ${ratio(s.recordsBefore.maxOverMean)} now → ${ratio(s.recordsAfter?.maxOverMean)} after.`);
     for (const n of s.notes) lines.push(`Note: ${n}`);
     lines.push('What it costs:', ...s.costs.map((c) => `  - ${c}`));
   }

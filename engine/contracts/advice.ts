@@ -76,6 +76,9 @@ export interface SaltingAdvice {
   /** Busy ms/s over the subtasks, now and after. */
   before: LoadFigures;
   after: LoadFigures | null;
+  /** Records/s over the subtasks, now and after: the rescale plans' measure, for the comparison. */
+  recordsBefore: LoadFigures;
+  recordsAfter: LoadFigures | null;
   /** What the other keys' load is multiplied by after the change: > 1 when a saturated key held them down (its demand given). */
   demandScale: number;
   costs: string[];
