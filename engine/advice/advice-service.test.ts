@@ -46,6 +46,9 @@ describe('AdviceService', () => {
     expect(advice.salting).toMatchObject({ verdict: 'salt', buckets: 3, subtask: 12 });
     expect(advice.salting.saltedKeys.map((k) => k.key)).toEqual(['salt-0-acme', 'salt-1-acme', 'salt-2-acme']);
     expect(advice.warnings).toEqual([]);
+    // The vertex named by the operator: the diagnosis still names its hot subtask.
+    const named = await engine.advice.advise('local-engine', jobId, { key: 'acme', vertexId: advice.vertexName });
+    expect(named).toMatchObject({ vertexId: advice.vertexId, hotSubtask: 12, basis: { vertex: 'option', rate: 'estimated' }, salting: { keyRateIsLowerBound: true } });
   }, 60_000);
 
   it('refuses what it cannot advise on with one sentence', async () => {

@@ -22,7 +22,7 @@ export class AdviceService implements AdviceApi {
     this.registry.find(cluster);
     const job = requireId(jobId, 'job');
     const connection = this.registry.connection(cluster);
-    const diagnosis = options?.vertexId ? null : await this.diagnosis.diagnose(cluster, job, DIAGNOSIS_WINDOW_MS);
+    const diagnosis = await this.diagnosis.diagnose(cluster, job, DIAGNOSIS_WINDOW_MS);
     const { metricsFetchIntervalMs } = await connection.check();
     return jobAdvice({ client: connection.client, history: this.history, clusterId: cluster, jobId: job, options: options ?? {}, diagnosis, metricsFetchIntervalMs, clock: REAL_CLOCK });
   }

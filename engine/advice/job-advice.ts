@@ -15,7 +15,7 @@ export interface JobAdviceInput {
   clusterId: string;
   jobId: string;
   options: AdviceOptions;
-  /** The job's diagnosis now (its skew finding names the vertex); null when there is none. */
+  /** The job's diagnosis now (its skew finding names the vertex and the hot subtask); null when there is none. */
   diagnosis: JobDiagnosis | null;
   metricsFetchIntervalMs: number;
   clock: OperationClock;

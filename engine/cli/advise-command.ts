@@ -65,7 +65,7 @@ export function registerAdviseCommand(program: Command): void {
       const advice = await withHistory(options.dataDir, async (history, recordedAs) => {
         const clusterId = recordedAs ?? options.url;
         if (!recordedAs) process.stderr.write(`The console has not recorded this job: measuring its load now (samples one metrics refresh apart, ${Math.round(check.metricsFetchIntervalMs / 1000)} s)...\n`);
-        const diagnosis = request.vertexId ? null : await diagnose(client, history, clusterId, options.url, job.id, recordedAs !== undefined);
+        const diagnosis = await diagnose(client, history, clusterId, options.url, job.id, recordedAs !== undefined);
         return jobAdvice({ client, history, clusterId, jobId: job.id, options: request, diagnosis, metricsFetchIntervalMs: check.metricsFetchIntervalMs, clock: REAL_CLOCK });
       }, job.id);
       process.stdout.write(options.json ? terminalJson(advice) : printableLines(formatAdvice(advice)));
