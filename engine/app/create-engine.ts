@@ -1,3 +1,4 @@
+import { AdviceService } from '../advice/advice-service.ts';
 import { ApplicationsService } from '../applications/applications-service.ts';
 import { MetricsStores } from '../clusters/metrics-stores.ts';
 import { ClusterRegistry, type BuiltInCluster } from '../clusters/cluster-registry.ts';
@@ -79,6 +80,8 @@ export function createEngine(deps: EngineDeps): Engine {
     sampleTimeoutMs: deps.sampleTimeoutMs ?? 30_000,
   });
 
+  const diagnosis = new DiagnosisService(registry, new HistoryWindows(history), currentGraphs);
+
   watcher.start();
   operations.startBackground();
 
@@ -88,12 +91,13 @@ export function createEngine(deps: EngineDeps): Engine {
     jobs: new JobsService(registry, watcher, currentGraphs, operations.journal),
     applications: new ApplicationsService(registry),
     history: new HistoryService(history, registry, watcher),
-    diagnosis: new DiagnosisService(registry, new HistoryWindows(history), currentGraphs),
+    diagnosis,
     operations: new OperationsService(operations, registry, history),
     exports: new ExportsService(registry, history, operations.journal, deps.version),
     kafka,
     state: new StateService(registry, history),
     inspect: new InspectService(registry),
+    advice: new AdviceService(registry, history, diagnosis),
     close: async () => {
       operations.close();
       await watcher.stop();

@@ -81,6 +81,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     description: "Where a job's state lives, how fast it grows, and the likeliest reason why",
     load: () => import('./state-command.ts').then((m) => m.registerStateCommand),
   },
+  {
+    name: 'advise',
+    term: 'advise [options]',
+    description: 'For a hot key: salting (how many buckets, where the salted keys land, busy after) beside a rescale',
+    load: () => import('./advise-command.ts').then((m) => m.registerAdviseCommand),
+  },
   { name: 'savepoint', term: 'savepoint [options]', description: 'Take a savepoint of a running job; prints its path', load: operationCommands },
   { name: 'stop', term: 'stop [options]', description: 'Stop a job with a savepoint; prints the savepoint path', load: operationCommands },
   { name: 'cancel', term: 'cancel [options]', description: 'Cancel a job (no savepoint: state since the last checkpoint is lost)', load: operationCommands },

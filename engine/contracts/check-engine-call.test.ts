@@ -59,6 +59,7 @@ const VALID: Record<EngineCallName, unknown[]> = {
   'kafka.lagHistory': ['c1', 'g', 0],
   'kafka.sampleHotKeys': ['c1', { topic: 'orders', keyPath: 'tenant_id', seconds: 60, keyedVertex: { maxParallelism: 128, parallelism: 4 } }],
   'state.jobState': ['c1', JOB, 600_000, { capacityBytes: 1e9 }],
+  'advice.advise': ['c1', JOB, { key: 'acme', format: '{key}#{i}' }],
 };
 
 function specOf(name: EngineCallName) {

@@ -5,6 +5,8 @@
  * takes and returns plain JSON data. The renderer imports only this folder.
  */
 
+import type { AdviceApi } from './advice.ts';
+import { ADVICE_CALLS } from './advice-calls.ts';
 import type { AppApi } from './app.ts';
 import { APP_CALLS } from './app-calls.ts';
 import type { ApplicationsApi } from './applications.ts';
@@ -42,6 +44,7 @@ export interface EngineApi {
   kafka: KafkaApi;
   state: StateApi;
   inspect: InspectApi;
+  advice: AdviceApi;
 }
 
 export type EngineService = keyof EngineApi;
@@ -62,6 +65,7 @@ export const ENGINE_CALLS: { [S in EngineService]: Record<keyof EngineApi[S], Ca
   kafka: KAFKA_CALLS,
   state: STATE_CALLS,
   inspect: INSPECT_CALLS,
+  advice: ADVICE_CALLS,
 };
 
 /** A call as it crosses the bridge: `service.method`, e.g. `jobs.graph`. */
