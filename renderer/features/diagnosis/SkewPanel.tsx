@@ -46,6 +46,7 @@ export function SkewPanel({
   refresh,
   highlight,
   onOpenSubtask,
+  onOpenState,
 }: {
   clusterId: string;
   jobId: string;
@@ -55,6 +56,8 @@ export function SkewPanel({
   /** The finding's subtask, outlined until the operator looks a key up or picks a cell. */
   highlight: { vertexId: string; subtask: number } | null;
   onOpenSubtask: (vertexId: string, subtask: number, metric: SkewMetric) => void;
+  /** The checkpointed-state metric's way to the State tab, on that vertex (null: the vertex the sentence names). */
+  onOpenState?: (vertexId: string | null) => void;
 }): ReactNode {
   const diagnosisApi = useDiagnosisApi();
   const [metric, setMetric] = useState<SkewMetric>('busyTimeMsPerSecond');
@@ -143,6 +146,17 @@ export function SkewPanel({
         <label className="skew-controls__check" title="Colour each vertex on its own scale, so a quiet vertex's skew shows too">
           <input type="checkbox" checked={perRow} onChange={(e) => setPerRow(e.target.checked)} /> scale per vertex
         </label>
+        {metric === 'checkpointedStateBytes' && onOpenState ? (
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => onOpenState(barsRow?.vertexId ?? null)}
+            title="Each subtask's state over time, its growth and key groups, and the likeliest reason why"
+            data-testid={testIds.state.openFromHeatmap}
+          >
+            State of {barsRow ? barsRow.name : 'the job'} →
+          </button>
+        ) : null}
       </div>
 
       {heatmap && rows.length > 0 ? (
