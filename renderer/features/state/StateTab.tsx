@@ -180,6 +180,7 @@ function VertexState({ vertex, marked, scrollTo, onOpenVertex }: { vertex: State
       aria-label={`State of ${vertex.name}`}
       data-testid={testIds.state.vertex(vertex.vertexId)}
       data-marked={marked ? 'true' : 'false'}
+      data-checkpoint={vertex.series.at(-1)?.checkpointId ?? ''}
     >
       <h3>
         <button type="button" className="link-button" onClick={onOpenVertex} title="Mark this vertex (the link can be shared)">
