@@ -33,7 +33,7 @@ export function readSkewReport(store: HistoryStore, cluster: ReportCluster, jobI
     checkpoints,
     checkpointStartDelays: startDelays(store, cluster.id, jobId, checkpoints),
     hotKeys: options.hotKeys,
-    state: window.samples > 0 ? readReportState(store, cluster.id, jobId, windowMs, window.to) : null,
+    state: window.samples > 0 ? readReportState(store, cluster.id, jobId, windowMs, window.from, window.to) : null,
   });
 }
 

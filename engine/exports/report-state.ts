@@ -67,13 +67,17 @@ export function reportStateOf(state: JobState): ReportState | null {
 }
 
 /**
- * The section over "the last `windowMs`" ending at `to` (the report's window end, never the clock: the same history
- * gives the same report). RocksDB's native metrics are live figures a report cannot replay: not asked.
+ * The section over the report's window `[from, to]` (its first and last samples, never the clock). Only the window's
+ * checkpoints and restores are read, "history" growth included: those are what an incident bundle carries, so a report
+ * remade from a bundle is the one saved with it, byte for byte. RocksDB's native metrics are live figures a report
+ * cannot replay: not asked.
  */
-export function readReportState(store: HistoryStore, clusterId: string, jobId: string, windowMs: number, to: number): ReportState | null {
+export function readReportState(store: HistoryStore, clusterId: string, jobId: string, windowMs: number, from: number, to: number): ReportState | null {
   const input = readStateInput(store, clusterId, jobId, windowMs, to);
-  if (input.vertices.every((v) => v.checkpoints.length === 0)) return null;
-  return reportStateOf(analyseState({ ...input, rocksdbStatus: 'unknown', capacity: null, keyCount: null }));
+  const inWindow = (t: number) => t >= from && t <= to;
+  const vertices = input.vertices.map((v) => ({ ...v, checkpoints: v.checkpoints.filter((c) => inWindow(c.t)) }));
+  if (vertices.every((v) => v.checkpoints.length === 0)) return null;
+  return reportStateOf(analyseState({ ...input, vertices, restores: input.restores.filter(inWindow), rocksdbStatus: 'unknown', capacity: null, keyCount: null }));
 }
 
 /** 3 decimals: stable diffs, no float noise. */
