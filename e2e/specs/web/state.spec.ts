@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { formatBytes } from '../../../renderer/components/format';
 import { testIds } from '../../../renderer/testIds';
 import { StateTab } from '../../pages/StateTab';
 import { engineJson, expect, test } from '../../support/console';
+import { ROOT } from '../../support/paths';
 
 /**
  * The State tab on the bundled local engine. The vertex whose state is checked is the scenario's keyed, stateful one:
@@ -10,6 +12,8 @@ import { engineJson, expect, test } from '../../support/console';
 const STATEFUL_VERTEX = 'tenant-cost';
 
 test.use({ withLocalEngine: true });
+
+const SHOTS = path.join(ROOT, 'test-results/screenshots');
 
 interface EngineCheckpoints {
   latest: { completed: { id: number } | null };
@@ -53,6 +57,9 @@ test('the State tab: the sentence, and each subtask\'s size as the engine report
   await expect(state.rocksdb).toHaveText(/RocksDB|checkpoint/);
   await expect(page.getByTestId(testIds.state.subtaskRow(vertex.id, 0)).locator('td.mono')).toHaveText(/^\d+–\d+$/);
   await expect(state.chart(vertex.id).locator('.recharts-line-curve').first()).toBeVisible();
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await state.panel.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: path.join(SHOTS, 'state-tab.png'), fullPage: false });
 
   // Bad input says why and keeps the figures; a window change keeps the page.
   await state.apply({ capacity: '8 apples' });

@@ -8,7 +8,7 @@ import { chartedSubtasks, subtaskChartRows } from './stateFormat';
 const AXIS = { stroke: '#98a4b5', fontSize: 11 };
 const GRID = '#273142';
 const TOOLTIP = { contentStyle: { background: '#151b24', border: '1px solid #3a4658', fontSize: 12 }, labelStyle: { color: '#e6edf3' } };
-const COLORS = ['#ff7b72', '#5aa9ff', '#d29922', '#a371f7', '#3fb950'];
+const COLORS = ['#ff7b72', '#2f81f7', '#d29922', '#a371f7', '#3fb950'];
 const TOP_SUBTASKS = 4;
 
 /** A vertex's state over its checkpoints: the total, and the top few subtasks (hot first) with the rest summed. */
@@ -27,7 +27,7 @@ export function StateCharts({ vertex }: { vertex: StateVertexView }): ReactNode 
             <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tickFormatter={time} tick={AXIS} stroke={AXIS.stroke} minTickGap={24} />
             <YAxis tickFormatter={(v: number) => formatBytes(v)} tick={AXIS} stroke={AXIS.stroke} width={72} />
             <Tooltip {...TOOLTIP} labelFormatter={time} formatter={(v) => [formatBytes(Number(v)), 'Total']} />
-            <Line dataKey="totalBytes" name="Total" stroke="#e6edf3" dot={false} isAnimationActive={false} connectNulls />
+            <Line dataKey="totalBytes" name="Total" stroke="#5aa9ff" dot={false} isAnimationActive={false} connectNulls />
           </LineChart>
         </ResponsiveContainer>
       </div>

@@ -129,6 +129,8 @@ function StateInputs({ onApply }: { onApply: (options: { capacityBytes: number |
 }
 
 function StateSentence({ state }: { state: JobState }): ReactNode {
+  // RocksDB's status has its own line above: not said twice.
+  const notKnown = state.notKnown.filter((s) => s !== state.rocksdb.sentence);
   return (
     <section className="state-sentence" aria-label="The likeliest suspect">
       <p>
@@ -155,9 +157,9 @@ function StateSentence({ state }: { state: JobState }): ReactNode {
       <p className="muted small" data-testid={testIds.state.rocksdb} data-status={state.rocksdb.status}>
         {state.rocksdb.sentence}
       </p>
-      {state.notKnown.length > 0 ? (
+      {notKnown.length > 0 ? (
         <ul className="muted small state-not-known" data-testid={testIds.state.notKnown}>
-          {state.notKnown.map((s) => (
+          {notKnown.map((s) => (
             <li key={s}>{s}</li>
           ))}
         </ul>
