@@ -7,7 +7,8 @@ import { CheckpointSync } from '../sampling/checkpoint-sync.ts';
  * Brings a watched job's checkpoints in the history up to the cluster's, as the State view opens or refreshes: the
  * sampler reads `/checkpoints` once a minute and one checkpoint's details at most per minute, so without this the view
  * would show state a minute or more behind the JobManager. Costs 1 request, plus 1 + V once for each of the newest
- * completed checkpoints (at most `DETAILS_PER_VIEW`) (its details are stored, never asked again). A page's requests: only while the view is open.
+ * completed checkpoints (`DETAILS_PER_VIEW`; details are stored, never asked again). A page's requests: only while the
+ * view is open.
  * Rejects only when the cluster says checkpointing is not enabled; any other failure leaves the history as it is.
  */
 export async function syncCheckpointsForView(client: FlinkRestClient, store: HistoryStore, clusterId: string, jobId: string, now: number): Promise<void> {
