@@ -6,12 +6,12 @@ import { engineJson, expect, test } from '../../support/console';
 import { ROOT } from '../../support/paths';
 
 /**
- * The State tab on the bundled local engine. The vertex whose state is checked is the scenario's keyed, stateful one:
- * to run the same proof on another scenario, change STATEFUL_VERTEX (and the console's scenario) and nothing else.
+ * The State tab on the bundled local engine. SCENARIO (its name, its job, and a keyed stateful vertex of that job) is
+ * all that ties this spec to hot-tenant: another scenario is a change of this one line.
  */
-const STATEFUL_VERTEX = 'tenant-cost';
+const SCENARIO = { name: 'hot-tenant', job: 'gatewaymeter', statefulVertex: 'tenant-cost' };
 
-test.use({ withLocalEngine: true });
+test.use({ withLocalEngine: true, localEngineScenario: SCENARIO.name });
 
 const SHOTS = path.join(ROOT, 'test-results/screenshots');
 
@@ -26,9 +26,9 @@ interface EngineSubtaskStates {
 test('the State tab: the sentence, and each subtask\'s size as the engine reports it for the newest checkpoint; the heatmap opens it', async ({ app, consoleProcess, page }) => {
   test.setTimeout(120_000);
   const { jobs } = await engineJson<{ jobs: { jid: string; name: string }[] }>(consoleProcess, '/jobs/overview');
-  const job = jobs.find((j) => j.name === 'gatewaymeter')!;
+  const job = jobs.find((j) => j.name === SCENARIO.job)!;
   const { vertices } = await engineJson<{ vertices: Array<{ id: string; name: string; parallelism: number }> }>(consoleProcess, `/jobs/${job.jid}`);
-  const vertex = vertices.find((v) => v.name.startsWith(STATEFUL_VERTEX))!;
+  const vertex = vertices.find((v) => v.name.startsWith(SCENARIO.statefulVertex))!;
 
   const cluster = await app.openCluster('Local engine');
   const graph = await cluster.openJob(job.jid);
