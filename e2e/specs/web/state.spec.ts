@@ -56,6 +56,11 @@ test('the State tab: the sentence, and each subtask\'s size as the engine report
   await expect(state.confidence).toContainText(/Confidence: (high|medium|low)/);
   await expect(state.rocksdb).toHaveText(/RocksDB|checkpoint/);
   await expect(page.getByTestId(testIds.state.subtaskRow(vertex.id, 0)).locator('td.mono')).toHaveText(/^\d+–\d+$/);
+  // The chart draws a line once two checkpoints reported sizes (one arrives every 10 s).
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+    expect(Number(await state.chart(vertex.id).getAttribute('data-points'))).toBeGreaterThanOrEqual(2);
+  }).toPass({ timeout: 30_000, intervals: [2_000] });
   await expect(state.chart(vertex.id).locator('.recharts-line-curve').first()).toBeVisible();
   await page.setViewportSize({ width: 1440, height: 1000 });
   await state.panel.evaluate((el) => el.scrollIntoView({ block: 'start' }));
@@ -76,7 +81,8 @@ test('the State tab: the sentence, and each subtask\'s size as the engine report
   await graph.openTab('skew');
   await page.getByLabel('Heatmap metric').selectOption('checkpointedStateBytes');
   const link = page.getByTestId(testIds.state.openFromHeatmap);
-  await expect(link).toBeVisible();
+  // Once the heatmap has loaded it names the vertex holding the most state (before, "the job").
+  await expect(link).toHaveText(/^State of (?!the job ).+ →$/, { timeout: 30_000 });
   const named = /State of (.+) →/.exec((await link.textContent()) ?? '')?.[1];
   await link.click();
   await expect(page).toHaveURL(/tab=state/);
