@@ -29,14 +29,14 @@ const START_DEADLINE_MS = 45_000;
  * Starts the console and waits for its URL line on stdout, or fails with what it printed.
  * The bundled local engine is started only where a test asks for it: it is a real runtime and costs CPU.
  */
-export async function startConsole(options: { localEngine?: boolean } = {}): Promise<ConsoleProcess> {
+export async function startConsole(options: { localEngine?: boolean; scenario?: string } = {}): Promise<ConsoleProcess> {
   if (!existsSync(path.join(ROOT, 'renderer/dist/index.html'))) {
     throw new Error('The renderer is not built: run `npx vite build --config renderer/vite.config.ts` (or `npm run build`) first.');
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'flink-ops-e2e-'));
   const child = spawn(
     process.execPath,
-    ['engine/cli/flink-ops.mjs', 'app', '--web', '--port', '0', '--data-dir', dataDir, ...(options.localEngine ? [] : ['--no-local-engine'])],
+    ['engine/cli/flink-ops.mjs', 'app', '--web', '--port', '0', '--data-dir', dataDir, ...(options.localEngine ? [] : ['--no-local-engine']), ...(options.localEngine && options.scenario ? ['--engine-scenario', options.scenario] : [])],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
   );
   let stdout = '';
@@ -111,11 +111,13 @@ function watchPage(page: Page): () => string[] {
   return () => problems;
 }
 
-export const test = base.extend<{ withLocalEngine: boolean; consoleProcess: ConsoleProcess; app: ConsolePage }>({
+export const test = base.extend<{ withLocalEngine: boolean; localEngineScenario: string | null; consoleProcess: ConsoleProcess; app: ConsolePage }>({
   /** `test.use({ withLocalEngine: true })` in specs that need the bundled local engine. */
   withLocalEngine: [false, { option: true }],
-  consoleProcess: async ({ withLocalEngine }, use, testInfo) => {
-    const proc = await startConsole({ localEngine: withLocalEngine });
+  /** The local engine's scenario (`--engine-scenario`); null: the app's default (hot-tenant). */
+  localEngineScenario: [null, { option: true }],
+  consoleProcess: async ({ withLocalEngine, localEngineScenario }, use, testInfo) => {
+    const proc = await startConsole({ localEngine: withLocalEngine, scenario: localEngineScenario ?? undefined });
     try {
       await use(proc);
     } finally {

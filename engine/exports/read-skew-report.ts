@@ -5,6 +5,7 @@ import type { CheckpointRecord } from '../history/checkpoint-history.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import type { RateColumn } from '../history/job-sample.ts';
 import { newestCheckpointOutliers } from '../history/views/checkpoint-views.ts';
+import { readReportState } from './report-state.ts';
 import { buildSkewReport, type ReportCluster, type ReportHotKey, type SkewReport } from './skew-report.ts';
 
 /** The rates whose per-sample maxima a report shows beside the means. */
@@ -32,6 +33,7 @@ export function readSkewReport(store: HistoryStore, cluster: ReportCluster, jobI
     checkpoints,
     checkpointStartDelays: startDelays(store, cluster.id, jobId, checkpoints),
     hotKeys: options.hotKeys,
+    state: window.samples > 0 ? readReportState(store, cluster.id, jobId, windowMs, window.from, window.to) : null,
   });
 }
 

@@ -1,4 +1,5 @@
 import type { MetricSkew } from '../contracts/diagnosis.ts';
+import type { ReportState } from './report-state.ts';
 import { subtaskCell, type ReportCheckpoint, type ReportVertex, type SkewReport } from './skew-report.ts';
 
 /**
@@ -54,6 +55,7 @@ ${verticesTable(report.vertices)}
 <h2>Subtasks</h2>
 ${subtasksTable(report)}
 </section>
+${stateSection(report.state ?? null)}
 ${report.hotKeys ? `<section><h2>Hot keys</h2>${table(['Key', 'Share', 'Key group', 'Subtask'], report.hotKeys.map((k) => [k.key, pct(k.share * 100), k.keyGroup, k.subtask]))}</section>` : ''}
 <section>
 <h2>Not known</h2>
@@ -64,6 +66,36 @@ ${report.window.events.length ? `<h3>Events in the window</h3>${table(['Time (UT
 </body>
 </html>
 `;
+}
+
+/** Where the state lives and how fast it grows; nothing for a report without checkpoints (or made before the section). */
+function stateSection(state: ReportState | null): string {
+  if (!state) return '';
+  const rows = state.vertices.map((v) => [
+    v.name,
+    v.parallelism,
+    v.totalBytes === null ? '' : bytes(v.totalBytes),
+    v.trend,
+    growth(v.growthPerHour),
+    growth(v.historyGrowthPerHour),
+    v.stateSkewPercent === null ? '' : pct(v.stateSkewPercent),
+    v.hotSubtasks.join(', '),
+    v.bytesPerKey === null ? '' : bytes(v.bytesPerKey),
+  ]);
+  return `<section data-testid="report-state">
+<h2>State</h2>
+<p class="sentence"><span class="suspect">${esc(state.suspectLabel)}</span> ${esc(state.sentence)}</p>
+<p class="meta">Confidence ${esc(state.confidence.level)}${state.confidence.reasons.length ? `: ${esc(state.confidence.reasons.join('; '))}` : ''}. From ${state.checkpoints} completed checkpoint${state.checkpoints === 1 ? '' : 's'}.</p>
+${state.alsoSeen.length ? `<h3>Also seen</h3>${list(state.alsoSeen)}` : ''}
+${state.projection ? `<p data-testid="report-state-projection">${esc(state.projection)}</p>` : ''}
+${table(['Vertex', 'Parallelism', 'State', 'Trend', 'Growth (window)', 'Growth (history)', 'State skew', 'Hot subtasks', 'Bytes per key'], rows)}
+<p class="meta">${esc(state.rocksdb)}</p>
+${state.notKnown.length ? list(state.notKnown) : ''}
+</section>`;
+}
+
+function growth(perHour: number | null): string {
+  return perHour === null ? '' : `${perHour < 0 ? '−' : '+'}${bytes(Math.abs(perHour))}/h`;
 }
 
 function describeSource(report: SkewReport): string {
@@ -261,6 +293,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bott
 .finding{border-left:6px solid #57606a;background:#f6f8fa;padding:8px 16px}
 .severity-critical{border-color:#cf222e}.severity-warning{border-color:#bf8700}.severity-ok{border-color:#1a7f37}
 .sentence{font-size:17px;font-weight:600}
+.suspect{display:inline-block;padding:0 6px;border-radius:3px;background:#eaeef2;font-size:13px}
 svg{display:block;max-width:100%;height:auto}
 svg .label{font-size:11px;fill:#1b1f24}
 .bar-max{fill:#cf222e;background:#cf222e}.bar-mean{fill:#8c959f;background:#8c959f}

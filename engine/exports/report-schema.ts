@@ -116,5 +116,52 @@ export const SKEW_REPORT_JSON_SCHEMA = {
         },
       ],
     },
+    state: {
+      description: "Where the state lives and how fast it grows: the State view's sentence and per-vertex figures over the window, from the checkpoints kept. Null without checkpoints; absent in reports made before it.",
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['suspect', 'suspectLabel', 'vertexId', 'sentence', 'confidence', 'alsoSeen', 'projection', 'rocksdb', 'checkpoints', 'vertices', 'notKnown'],
+          additionalProperties: false,
+          properties: {
+            suspect: { enum: ['A', 'B', 'C', 'D', 'bounded', 'unknown'], description: 'A a whale key, B keys that never expire, C raw events kept, D a broadcast table on every subtask.' },
+            suspectLabel: { type: 'string' },
+            vertexId: nullableString,
+            sentence: { type: 'string' },
+            confidence: {
+              type: 'object',
+              required: ['level', 'reasons'],
+              properties: { level: { enum: ['high', 'medium', 'low'] }, reasons: { type: 'array', items: { type: 'string' } } },
+            },
+            alsoSeen: { type: 'array', items: { type: 'string' } },
+            projection: nullableString,
+            rocksdb: { type: 'string' },
+            checkpoints: integer,
+            vertices: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['vertexId', 'name', 'parallelism', 'totalBytes', 'trend', 'growthPerHour', 'historyGrowthPerHour', 'stateSkewPercent', 'hotSubtasks', 'bytesPerKey'],
+                additionalProperties: false,
+                properties: {
+                  vertexId: { type: 'string' },
+                  name: { type: 'string' },
+                  parallelism: integer,
+                  totalBytes: { ...nullableNumber, description: 'Full state in the newest checkpoint, bytes.' },
+                  trend: { enum: ['growing', 'plateauing', 'flat', 'shrinking', 'unknown'] },
+                  growthPerHour: { ...nullableNumber, description: 'Over the window, bytes per hour.' },
+                  historyGrowthPerHour: { ...nullableNumber, description: 'Over the whole history kept, bytes per hour.' },
+                  stateSkewPercent: { ...nullableNumber, description: "Flink's data skew % of the subtasks' state." },
+                  hotSubtasks: { type: 'array', items: integer },
+                  bytesPerKey: nullableNumber,
+                },
+              },
+            },
+            notKnown: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      ],
+    },
   },
 } as const;

@@ -4,6 +4,7 @@ import type { JobWindowStats, VertexWindowStats } from '../analysis/window-stats
 import type { CheckpointRecord } from '../history/checkpoint-history.ts';
 import { stateName } from '../history/job-sample.ts';
 import { SUBTASK_COLUMNS, type SubtaskColumnKey } from './report-columns.ts';
+import type { ReportState } from './report-state.ts';
 
 /**
  * A skew report: everything an incident ticket needs about one job over one window. The JSON format is this object
@@ -90,6 +91,8 @@ export interface SkewReport {
   checkpointOutliers: CheckpointOutlier[] | null;
   /** Hot keys, when a key sample of the job's source is known; null otherwise. */
   hotKeys: ReportHotKey[] | null;
+  /** Where the state lives and how fast it grows (the State view's sentence); null without checkpoints, absent in older reports. */
+  state?: ReportState | null;
 }
 
 export interface SkewReportInput {
@@ -101,6 +104,7 @@ export interface SkewReportInput {
   /** Per vertex id, each subtask's start delay in the newest completed checkpoint with details (ms; NaN = unknown). */
   checkpointStartDelays: Map<string, Float64Array>;
   hotKeys?: ReportHotKey[] | null;
+  state?: ReportState | null;
 }
 
 /** Pure: the report from a window's figures and its diagnosis. */
@@ -151,6 +155,7 @@ export function buildSkewReport(input: SkewReportInput): SkewReport {
     })),
     checkpointOutliers: diagnosis.checkpointOutliers,
     hotKeys: input.hotKeys ?? null,
+    state: input.state ?? null,
   };
 }
 

@@ -3,6 +3,7 @@ import type { StateApi, StateOptions } from '../contracts/state.ts';
 import { requireId, requireText } from '../flink-rest/input-checks.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { jobState } from './job-state.ts';
+import { syncCheckpointsForView } from './sync-checkpoints-for-view.ts';
 
 /** Where a job's state lives and how fast it grows: the history's checkpoints, with RocksDB's native metrics from the cluster. */
 export class StateService implements StateApi {
@@ -14,6 +15,14 @@ export class StateService implements StateApi {
   async jobState(clusterId: string, jobId: string, windowMs: number, options?: StateOptions) {
     const cluster = requireText(clusterId, 'cluster id');
     this.registry.find(cluster);
-    return jobState(this.history, this.registry.connection(cluster).client, cluster, requireId(jobId, 'job'), windowMs, options ?? {});
+    const id = requireId(jobId, 'job');
+    const client = this.registry.connection(cluster).client;
+    try {
+      await syncCheckpointsForView(client, this.history, cluster, id, Date.now());
+    } catch (error) {
+      // Checkpointing is off: what the history kept (from before a restart without it) is all there is to show.
+      if (this.history.checkpoints.recent(cluster, id, 1).length === 0) throw error;
+    }
+    return jobState(this.history, client, cluster, id, windowMs, options ?? {});
   }
 }

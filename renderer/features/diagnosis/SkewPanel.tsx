@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { SKEW_METRIC_LABEL, SKEW_METRICS, SKEW_METRIC_UNIT, type JobDiagnosis, type SkewHeatmap, type SkewMetric } from '../../../engine/contracts/diagnosis';
+import { SKEW_METRIC_LABEL, SKEW_METRICS, SKEW_METRIC_UNIT, type HeatmapRow, type JobDiagnosis, type SkewHeatmap, type SkewMetric } from '../../../engine/contracts/diagnosis';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { DASH } from '../../components/format';
@@ -46,6 +46,7 @@ export function SkewPanel({
   refresh,
   highlight,
   onOpenSubtask,
+  onOpenState,
 }: {
   clusterId: string;
   jobId: string;
@@ -55,6 +56,8 @@ export function SkewPanel({
   /** The finding's subtask, outlined until the operator looks a key up or picks a cell. */
   highlight: { vertexId: string; subtask: number } | null;
   onOpenSubtask: (vertexId: string, subtask: number, metric: SkewMetric) => void;
+  /** The checkpointed-state metric's way to the State tab, on that vertex (null: the vertex the sentence names). */
+  onOpenState?: (vertexId: string | null) => void;
 }): ReactNode {
   const diagnosisApi = useDiagnosisApi();
   const [metric, setMetric] = useState<SkewMetric>('busyTimeMsPerSecond');
@@ -74,6 +77,8 @@ export function SkewPanel({
   const rows = useMemo(() => (heatmap ? arrangeRows(heatmap.rows, filter) : []), [heatmap, filter]);
   const mark = picked ?? highlight;
   const barsRow = heatmap?.rows.find((r) => r.vertexId === (barsVertex ?? mark?.vertexId)) ?? rows.find((r) => r.hot.length > 0) ?? null;
+  // The State tab opens on the vertex the bars show, else on the one holding the most state.
+  const stateRow = barsRow ?? largestRow(rows);
   const tableRows = useMemo(() => (diagnosis ? skewTableRows(diagnosis.vertices, metric, filter, tableSort) : []), [diagnosis, metric, filter, tableSort]);
   // Keyed vertices for the key lookup, the hot ones first: that is where an operator looks a key up.
   const keyed = useMemo<KeyedVertex[]>(
@@ -143,6 +148,17 @@ export function SkewPanel({
         <label className="skew-controls__check" title="Colour each vertex on its own scale, so a quiet vertex's skew shows too">
           <input type="checkbox" checked={perRow} onChange={(e) => setPerRow(e.target.checked)} /> scale per vertex
         </label>
+        {metric === 'checkpointedStateBytes' && onOpenState ? (
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => onOpenState(stateRow?.vertexId ?? null)}
+            title="Each subtask's state over time, its growth and key groups, and the likeliest reason why"
+            data-testid={testIds.state.openFromHeatmap}
+          >
+            State of {stateRow ? stateRow.name : 'the job'} →
+          </button>
+        ) : null}
       </div>
 
       {heatmap && rows.length > 0 ? (
@@ -228,4 +244,13 @@ export function SkewPanel({
       }} />
     </Panel>
   );
+}
+
+function largestRow(rows: HeatmapRow[]): HeatmapRow | null {
+  let best: { row: HeatmapRow; sum: number } | null = null;
+  for (const row of rows) {
+    const sum = row.values.reduce<number>((total, v) => total + (v ?? 0), 0);
+    if (sum > 0 && (!best || sum > best.sum)) best = { row, sum };
+  }
+  return best?.row ?? null;
 }

@@ -25,6 +25,7 @@ function SkewTab({ clusterId, jobId, windowMs, diagnosis, refresh, onNavigate }:
       refresh={refresh}
       highlight={highlightOf(diagnosis?.finding ?? null)}
       onOpenSubtask={onOpenSubtask}
+      onOpenState={(vertexId) => onNavigate({ page: 'job', clusterId, jobId, vertexId, tab: 'state' })}
     />
   );
 }

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { formatBytes } from '../../../renderer/components/format';
+import { testIds } from '../../../renderer/testIds';
+import { StateTab } from '../../pages/StateTab';
+import { engineJson, expect, test } from '../../support/console';
+import { ROOT } from '../../support/paths';
+
+/**
+ * The State tab on the bundled local engine. SCENARIO (its name, its job, and a keyed stateful vertex of that job) is
+ * all that ties this spec to hot-tenant: another scenario is a change of this one line.
+ */
+const SCENARIO = { name: 'hot-tenant', job: 'gatewaymeter', statefulVertex: 'tenant-cost' };
+
+test.use({ withLocalEngine: true, localEngineScenario: SCENARIO.name });
+
+const SHOTS = path.join(ROOT, 'test-results/screenshots');
+
+interface EngineCheckpoints {
+  latest: { completed: { id: number } | null };
+}
+interface EngineSubtaskStates {
+  id: number;
+  subtasks: Array<{ index: number; status: string; state_size?: number }>;
+}
+
+test('the State tab: the sentence, and each subtask\'s size as the engine reports it for the newest checkpoint; the heatmap opens it', async ({ app, consoleProcess, page }) => {
+  test.setTimeout(120_000);
+  const { jobs } = await engineJson<{ jobs: { jid: string; name: string }[] }>(consoleProcess, '/jobs/overview');
+  const job = jobs.find((j) => j.name === SCENARIO.job)!;
+  const { vertices } = await engineJson<{ vertices: Array<{ id: string; name: string; parallelism: number }> }>(consoleProcess, `/jobs/${job.jid}`);
+  const vertex = vertices.find((v) => v.name.startsWith(SCENARIO.statefulVertex))!;
+
+  const cluster = await app.openCluster('Local engine');
+  const graph = await cluster.openJob(job.jid);
+  await graph.expectGraphShown();
+  const state = await StateTab.open(page);
+
+  // The figure proof: at one moment, the newest completed checkpoint the engine names is the one the tab shows, and
+  // every subtask's size is the engine's own state_size for it (poll: a checkpoint may complete in between).
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+    await expect(state.vertex(vertex.id)).toBeVisible({ timeout: 3_000 });
+    const shownCheckpoint = await state.checkpointOf(vertex.id);
+    const { latest } = await engineJson<EngineCheckpoints>(consoleProcess, `/jobs/${job.jid}/checkpoints`);
+    expect(latest.completed?.id, 'the newest completed checkpoint is the one shown').toBe(shownCheckpoint);
+    const truth = await engineJson<EngineSubtaskStates>(consoleProcess, `/jobs/${job.jid}/checkpoints/details/${shownCheckpoint}/subtasks/${vertex.id}`);
+    const expected = [...truth.subtasks].sort((a, b) => a.index - b.index).map((s) => formatBytes(s.state_size ?? null));
+    expect(expected).toHaveLength(vertex.parallelism);
+    expect(await state.subtaskSizes(vertex.id)).toEqual(expected);
+    expect(await state.checkpointOf(vertex.id), 'no checkpoint landed while reading').toBe(shownCheckpoint);
+  }).toPass({ timeout: 60_000, intervals: [2_000] });
+
+  // The sentence: a suspect with its evidence and confidence, RocksDB's status, key groups per subtask.
+  await expect(state.suspect).toHaveAttribute('data-suspect', /^(A|B|C|D|bounded|unknown)$/);
+  await expect(state.sentence).toHaveText(/\S.*\.$/);
+  await expect(state.confidence).toContainText(/Confidence: (high|medium|low)/);
+  await expect(state.rocksdb).toHaveText(/RocksDB|checkpoint/);
+  await expect(page.getByTestId(testIds.state.subtaskRow(vertex.id, 0)).locator('td.mono')).toHaveText(/^\d+–\d+$/);
+  // The chart draws a line once two checkpoints reported sizes (one arrives every 10 s).
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+    expect(Number(await state.chart(vertex.id).getAttribute('data-points'))).toBeGreaterThanOrEqual(2);
+  }).toPass({ timeout: 30_000, intervals: [2_000] });
+  await expect(state.chart(vertex.id).locator('.recharts-line-curve').first()).toBeVisible();
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await state.panel.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: path.join(SHOTS, 'state-tab.png'), fullPage: false });
+
+  // Bad input says why and keeps the figures; a window change keeps the page.
+  await state.apply({ capacity: '8 apples' });
+  await expect(state.inputError).toHaveText('A capacity is a size such as 8GiB, 500MiB or a number of bytes, not "8 apples".');
+  await expect(state.vertex(vertex.id)).toBeVisible();
+  await state.apply({ capacity: '1GiB', keys: '5000' });
+  await expect(state.inputError).toHaveCount(0);
+  // The key count goes to the largest keyed vertex (the analysis's choice), which says it was entered.
+  await expect(state.panel.locator('[data-figure="bytes-per-key"]').filter({ hasText: '5k keys, entered' })).toHaveCount(1);
+  await state.chooseWindow('1 h');
+  await expect(state.vertex(vertex.id)).toBeVisible();
+
+  // The heatmap's checkpointed-state metric opens the State tab on the vertex shown in its bars.
+  await graph.openTab('skew');
+  await page.getByLabel('Heatmap metric').selectOption('checkpointedStateBytes');
+  const link = page.getByTestId(testIds.state.openFromHeatmap);
+  // Once the heatmap has loaded it names the vertex holding the most state (before, "the job").
+  await expect(link).toHaveText(/^State of (?!the job ).+ →$/, { timeout: 30_000 });
+  const named = /State of (.+) →/.exec((await link.textContent()) ?? '')?.[1];
+  await link.click();
+  await expect(page).toHaveURL(/tab=state/);
+  await expect(page.getByTestId(testIds.jobTabs.tab('state'))).toHaveAttribute('aria-selected', 'true');
+  const target = vertices.find((v) => v.name === named);
+  expect(target, `the vertex the link names (${named})`).toBeDefined();
+  await expect(state.vertex(target!.id)).toHaveAttribute('data-marked', 'true');
+});
