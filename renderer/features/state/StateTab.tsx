@@ -10,7 +10,7 @@ import { testIds } from '../../testIds';
 import type { JobTabProps } from '../job-graph/JobTabs';
 import { useStateApi } from './api';
 import { StateCharts } from './StateCharts';
-import { formatGrowth, TREND_WORD } from './stateFormat';
+import { formatGrowth, TREND_WORD, verticesInOrder } from './stateFormat';
 import { parseCapacity, parseKeyCount, STATE_WINDOWS } from './stateInputs';
 import './state.css';
 
@@ -70,7 +70,7 @@ export function StateTab({ clusterId, jobId, vertexId, refresh, onNavigate }: Jo
                 : 'No vertex of this job reports state in its checkpoints.'}
             </p>
           ) : (
-            state.vertices.map((v) => (
+            verticesInOrder(state.vertices, state.vertexId).map((v) => (
               <ErrorBoundary key={v.vertexId} panel={`The state of ${v.name}`} resetKey={v.vertexId}>
                 <VertexState
                   vertex={v}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StateVertexView } from '../../../engine/contracts/state';
-import { chartedSubtasks, formatGrowth, subtaskChartRows } from './stateFormat';
+import { chartedSubtasks, formatGrowth, subtaskChartRows, verticesInOrder } from './stateFormat';
 
 const vertex = (sizes: number[], hot: number[]): StateVertexView =>
   ({
@@ -35,5 +35,14 @@ describe('the per-subtask chart', () => {
     expect(rows[0]).toEqual({ checkpointId: 1, t: 1000, s2: 30, rest: 30 });
     expect(rows[1]).toEqual({ checkpointId: 2, t: 2000, s2: 35, rest: null });
     expect(rows[2]).toEqual({ checkpointId: 3, t: 3000, s2: null, rest: null });
+  });
+});
+
+describe('verticesInOrder', () => {
+  const v = (vertexId: string, totalBytes: number | null) => ({ vertexId, totalBytes }) as unknown as StateVertexView;
+  it('puts the vertex the sentence names first, then the most state, sizes not known last', () => {
+    const order = verticesInOrder([v('source', 512), v('unknown', null), v('counter', 40_000), v('blocklist', 7_800_000), v('sink', 0)], 'counter');
+    expect(order.map((x) => x.vertexId)).toEqual(['counter', 'blocklist', 'source', 'sink', 'unknown']);
+    expect(verticesInOrder([v('a', 1), v('b', 2)], null).map((x) => x.vertexId)).toEqual(['b', 'a']);
   });
 });

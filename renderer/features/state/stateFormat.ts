@@ -45,3 +45,9 @@ export function subtaskChartRows(series: StatePoint[], charted: number[]): Subta
     return row;
   });
 }
+
+/** The order the tab shows vertices in: the one the sentence names, then the most state first (unknown sizes last). */
+export function verticesInOrder(vertices: StateVertexView[], named: string | null): StateVertexView[] {
+  const size = (v: StateVertexView) => v.totalBytes ?? -1;
+  return [...vertices].sort((a, b) => Number(b.vertexId === named) - Number(a.vertexId === named) || size(b) - size(a));
+}
