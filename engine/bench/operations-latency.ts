@@ -91,7 +91,7 @@ async function localEngine(runs: number): Promise<void> {
     const client = new FlinkRestClient({ baseUrl: handle.url });
     const jobId = [...handle.engine.cluster.jobs.keys()][0];
     const cluster: OperationsCluster = { id: 'local', name: 'Local engine', url: handle.url, client, metricsFetchIntervalMs: async () => 10_000 };
-    report(`local engine (${runs} savepoints)`, await measure(cluster, jobId, `file://${path.join(dir, 'savepoints')}`, runs), TARGETS.clickToPathLocalMs);
+    report(`local engine (${runs} savepoints)`, await measure(cluster, jobId, `file://${path.join(dir, 'checkpoints', 'savepoints')}`, runs), TARGETS.clickToPathLocalMs);
   } finally {
     await handle.close();
     rmSync(dir, { recursive: true, force: true });
