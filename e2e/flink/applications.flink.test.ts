@@ -66,10 +66,14 @@ describe(`applications through the CLI on a real Flink ${cluster.version}`, () =
     expect(table.stdout).toMatch(new RegExp(`^${applicationId}\\s+RUNNING\\s+\\S+\\s+RUNNING:1\\s+SingleJobApplication\\(gatewaymeter-test\\)$`, 'm'));
 
     // The CLI is killed as soon as it has journaled the cancel and sent it (its "started" line), before its outcome.
+    // Killed from the line's own event (a poll of its output could come after the CLI's first look at the outcome).
     const cli = spawnFlinkOps(['cancel-application', '--url', url, '--application', applicationId, '--yes', '--data-dir', dataDir]);
-    await waitFor(() => (/cancel-application of application \S+ started \(trigger id [0-9a-f]{32}\)/.test(cli.stderr()) ? true : undefined), 'the CLI to start the cancel', 60_000);
-    await cli.kill();
-    expect((await cli.exit).signal).toBe('SIGKILL');
+    const startedLine = /cancel-application of application \S+ started \(trigger id [0-9a-f]{32}\)/;
+    cli.child.stderr!.on('data', () => {
+      if (startedLine.test(cli.stderr())) cli.child.kill('SIGKILL');
+    });
+    await waitFor(() => (cli.child.exitCode !== null || cli.child.signalCode !== null ? true : undefined), 'the CLI to start the cancel and be killed', 60_000);
+    expect((await cli.exit).signal, cli.stderr()).toBe('SIGKILL');
 
     // Any next flink-ops settles what the killed one left open.
     const journal = await runFlinkOps(['journal', '--data-dir', dataDir, '--json']);
