@@ -136,6 +136,10 @@ describe(`State on a real Flink ${cluster.version}: keys that never expire, on R
     expect(remember.subtasks.map((s) => s.trend)).toEqual(['growing', 'growing']);
     expect(remember.subtasks.map((s) => s.keyGroups)).toEqual([{ start: 0, end: 63 }, { start: 64, end: 127 }]);
     expect(report.state.projection?.vertexId).toBe(rememberId);
+    // No --capacity: the limit is the tightest TaskManager's managed memory per slot, as Flink's /taskmanagers says.
+    const { taskmanagers } = await get<{ taskmanagers: Array<{ slotsNumber: number; memoryConfiguration: { managedMemory: number } }> }>('/taskmanagers');
+    const perSlot = Math.min(...taskmanagers.map((tm) => Math.floor(tm.memoryConfiguration.managedMemory / tm.slotsNumber)));
+    expect(report.state.projection).toMatchObject({ targetBytes: perSlot, targetSource: expect.stringMatching(/^a TaskManager's managed memory per slot: /) });
     expect(report.state.rocksdb.status).toBe('on');
     expect(remember.keyCountSource).toBe('rocksdb');
   });

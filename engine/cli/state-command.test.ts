@@ -60,6 +60,13 @@ describe('flink-ops state', () => {
       const { state } = JSON.parse(result.stdout) as StateReport;
       expect(state.suspect, state.sentence).toBe(suspect);
       if (vertex) expect(state.vertices.find((v) => v.vertexId === state.vertexId)?.name).toMatch(vertex);
+      if (suspect === 'B') {
+        // No --capacity: the projection's limit is a TaskManager's managed memory per slot, as the engine reports it.
+        const { taskmanagers } = (await (await fetch(`${handle.url}/taskmanagers`)).json()) as { taskmanagers: Array<{ slotsNumber: number; memoryConfiguration: { managedMemory: number } }> };
+        const perSlot = Math.min(...taskmanagers.map((tm) => Math.floor(tm.memoryConfiguration.managedMemory / tm.slotsNumber)));
+        expect(state.projection).toMatchObject({ targetBytes: perSlot, targetSource: expect.stringMatching(/^a TaskManager's managed memory per slot: /) });
+        expect(state.projection!.reachInMs).toBeGreaterThan(0);
+      }
     } finally {
       await handle.close();
     }

@@ -327,6 +327,8 @@ export const TaskManagersInfo = z.object({
       assignedTasks: count.optional(),
       dataPort: z.number().int().optional(),
       timeSinceLastHeartbeat: z.number().optional(),
+      /** The TaskManager's memory as configured (bytes); the State view's limit is its managed memory per slot. */
+      memoryConfiguration: z.object({ managedMemory: z.number().optional() }).optional(),
     }),
   ),
 });

@@ -5,6 +5,7 @@ import { EngineError } from '../flink-rest/errors.ts';
 import { requireWhole } from '../flink-rest/input-checks.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { readStateInput } from './read-state-input.ts';
+import { managedMemoryPerSlot, type StateLimit } from './managed-memory-limit.ts';
 import { readRocksDbFigures } from './rocksdb-metrics.ts';
 
 /** The longest window the State view reads: the history keeps 1,000 checkpoints, a week at 10 minutes. */
@@ -30,6 +31,14 @@ export async function jobState(store: HistoryStore, client: FlinkRestClient | nu
       notes.push(`RocksDB's native metrics could not be read: ${error instanceof EngineError ? error.message : (error as Error).message}`);
     }
   }
-  const state = analyseState({ ...input, rocksdbStatus, capacity: capacity !== null ? { bytes: capacity, source: 'the limit set' } : null, keyCount });
+  let limit: StateLimit | null = capacity !== null ? { bytes: capacity, source: 'the limit set' } : null;
+  if (!limit && client) {
+    try {
+      limit = await managedMemoryPerSlot(client);
+    } catch (error) {
+      notes.push(`The TaskManagers' managed memory could not be read: ${error instanceof EngineError ? error.message : (error as Error).message}`);
+    }
+  }
+  const state = analyseState({ ...input, rocksdbStatus, capacity: limit, keyCount });
   return { ...state, notKnown: [...notes, ...state.notKnown] };
 }
