@@ -20,7 +20,7 @@ export class StateService implements StateApi {
     try {
       await syncCheckpointsForView(client, this.history, cluster, id, Date.now());
     } catch (error) {
-      // Checkpointing is off: what the history kept (from before a restart without it) is all there is to show.
+      // The cluster did not answer, or has checkpointing off: the history's checkpoints, if it kept any, are what there is.
       if (this.history.checkpoints.recent(cluster, id, 1).length === 0) throw error;
     }
     return jobState(this.history, client, cluster, id, windowMs, options ?? {});
