@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { startLocalEngineProcess } from '../../../engine/app/local-engine-process';
 import { formatBytes } from '../../../renderer/components/format';
 import { testIds } from '../../../renderer/testIds';
 import { StateTab } from '../../pages/StateTab';
@@ -98,4 +99,47 @@ test('the State tab: the sentence, and each subtask\'s size as the engine report
   const target = vertices.find((v) => v.name === named);
   expect(target, `the vertex the link names (${named})`).toBeDefined();
   await expect(state.vertex(target!.id)).toHaveAttribute('data-marked', 'true');
+});
+
+test.describe('each scenario of the chapter, added like any cluster', () => {
+  test.use({ withLocalEngine: false, localEngineScenario: null });
+
+  test('the State tab names each one\'s suspect: a whale key, keys that never expire, raw events (with the key count entered), bounded', async ({ app, page }, testInfo) => {
+    test.setTimeout(300_000);
+    // Checkpoints every 2 s: the spread shows in seconds, the raw list's bytes per key and the TTL's plateau in ~90 s.
+    const cases = [
+      { scenario: 'state-whale', suspect: 'A', keys: undefined },
+      { scenario: 'state-no-ttl', suspect: 'B', keys: undefined },
+      { scenario: 'state-raw-list', suspect: 'C', keys: '2000' },
+      { scenario: 'state-ttl', suspect: 'bounded', keys: undefined },
+    ];
+    const engines = await Promise.all(
+      cases.map((c) =>
+        startLocalEngineProcess({
+          binPath: path.join(ROOT, 'engine/cli/flink-ops.mjs'),
+          args: ['--scenario', c.scenario, '--checkpoint-dir', testInfo.outputPath(c.scenario), '--checkpoint-interval', '2000'],
+        }),
+      ),
+    );
+    try {
+      for (const [i, c] of cases.entries()) {
+        const engine = engines[i];
+        const { jobs } = (await (await fetch(`${engine.url}/jobs/overview`, { headers: { authorization: `Bearer ${engine.token}` } })).json()) as { jobs: { jid: string }[] };
+        const form = await app.openAddCluster();
+        await form.fill({ name: c.scenario, url: engine.url, auth: { kind: 'bearer', token: engine.token } });
+        await form.save();
+        const cluster = await form.openSavedCluster();
+        const graph = await cluster.openJob(jobs[0].jid);
+        await graph.expectGraphShown();
+        const state = await StateTab.open(page);
+        if (c.keys) await state.apply({ keys: c.keys });
+        await expect(async () => {
+          await page.getByRole('button', { name: 'Refresh now' }).click();
+          await expect(state.suspect, `${c.scenario}: ${await state.sentence.textContent()}`).toHaveAttribute('data-suspect', c.suspect, { timeout: 3_000 });
+        }).toPass({ timeout: 150_000, intervals: [3_000] });
+      }
+    } finally {
+      await Promise.all(engines.map((e) => e.stop()));
+    }
+  });
 });
