@@ -7,6 +7,7 @@ import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import type { JobTabProps } from '../job-graph/JobTabs';
+import { WindowChoice } from '../../components/WindowChoice';
 import { METRIC_WINDOWS, clockTime, metricWindow, type MetricWindowId } from './windows';
 import { useHistoryApi } from '../history/api';
 
@@ -51,18 +52,13 @@ export function MetricsHistoryTab({ clusterId, jobId, refresh }: JobTabProps): R
       poll={poll}
       testId={testIds.metricsHistory.tab}
       actions={
-        <span className="window-choice" role="radiogroup" aria-label="Time window" data-testid={testIds.metricsHistory.window}>
-          {METRIC_WINDOWS.map((w) => (
-            <button key={w.id} type="button" role="radio" aria-checked={w.id === windowId} className={`button button--tiny${w.id === windowId ? ' button--primary' : ''}`} onClick={() => onChooseWindow(w.id)}>
-              {w.label}
-            </button>
-          ))}
+        <WindowChoice label="Time window" options={METRIC_WINDOWS.map((w) => ({ key: w.id, label: w.label }))} chosen={windowId} onChoose={onChooseWindow} testId={testIds.metricsHistory.window}>
           {!window.follows ? (
             <button type="button" className="button button--tiny button--ghost" onClick={() => setAnchoredAt(Date.now())} title="Move the window to end now">
               ↻ to now
             </button>
           ) : null}
-        </span>
+        </WindowChoice>
       }
     >
       <PollErrorBanner poll={poll} context="Reading the history failed" />

@@ -6,6 +6,7 @@ import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { DASH, formatBytes, formatCount, formatPercent, formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
+import { WindowChoice } from '../../components/WindowChoice';
 import { testIds } from '../../testIds';
 import type { JobTabProps } from '../job-graph/JobTabs';
 import { useStateApi } from './api';
@@ -42,13 +43,7 @@ export function StateTab({ clusterId, jobId, vertexId, refresh, onNavigate }: Jo
       poll={poll}
       testId={testIds.state.tab}
       actions={
-        <span className="window-choice" role="radiogroup" aria-label="State window" data-testid={testIds.state.window}>
-          {STATE_WINDOWS.map((w) => (
-            <button key={w.ms} type="button" role="radio" aria-checked={w.ms === windowMs} className={`button button--tiny${w.ms === windowMs ? ' button--primary' : ''}`} onClick={() => setWindowMs(w.ms)}>
-              {w.label}
-            </button>
-          ))}
-        </span>
+        <WindowChoice label="State window" options={STATE_WINDOWS.map((w) => ({ key: w.ms, label: w.label }))} chosen={windowMs} onChoose={setWindowMs} testId={testIds.state.window} />
       }
     >
       <StateInputs onApply={setOptions} />
