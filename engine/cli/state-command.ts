@@ -6,6 +6,7 @@ import { bytesInWords } from '../analysis/in-words.ts';
 import { formatSpan } from '../analysis/root-cause.ts';
 import { rateInWords } from '../analysis/state-analysis.ts';
 import { STATE_SUSPECT_LABEL, type JobState } from '../contracts/state.ts';
+import { readKeyCount, readSize } from '../contracts/state-inputs.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { HistoryStore } from '../history/history-store.ts';
 import { fetchJobs } from '../sampling/cluster-views.ts';
@@ -129,15 +130,13 @@ export function parseStateWindow(raw: string): number {
 
 /** "8GiB", "500 MiB", "1.5GB", "1048576" → bytes. */
 export function parseSize(raw: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)?\s*$/i.exec(raw);
-  const units: Record<string, number> = { b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12 };
-  const bytes = match ? Math.round(Number(match[1]) * units[(match[2] ?? 'b').toLowerCase()]) : Number.NaN;
-  if (!(bytes >= 1 && Number.isSafeInteger(bytes))) throw new CliError(EXIT.badArguments, `--capacity must be a size such as 8GiB, 500MiB or a number of bytes, got "${raw}".`);
+  const bytes = readSize(raw);
+  if (bytes === null) throw new CliError(EXIT.badArguments, `--capacity must be a size such as 8GiB, 500MiB or a number of bytes, got "${raw}".`);
   return bytes;
 }
 
 function parseKeyCount(raw: string): number {
-  const n = Number(raw.replace(/[,_]/g, ''));
-  if (!/^\s*[\d,_]+\s*$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new CliError(EXIT.badArguments, `--keys must be a whole number of keys >= 1, got "${raw}".`);
+  const n = readKeyCount(raw);
+  if (n === null) throw new CliError(EXIT.badArguments, `--keys must be a whole number of keys >= 1, got "${raw}".`);
   return n;
 }
