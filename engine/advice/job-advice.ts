@@ -69,10 +69,12 @@ async function adviseJob(input: JobAdviceInput): Promise<JobAdvice> {
   const maxParallelism = vertex.maxParallelism ?? details.maxParallelism ?? 128;
   const home = placeStringKey(key, maxParallelism, vertex.parallelism);
   const keyRate = given ?? estimateKeyRate(home.subtask, observed.recordsInPerSecond);
+  // Saturated, the key's subtask lets through only what it can: its observed rate is a lower bound of the key's demand.
+  const homeSaturated = observed.busyTimeMsPerSecond[home.subtask] >= SATURATED_BUSY_MS_PER_SECOND;
   const salting = adviseSalting({
     key,
     keyRecordsPerSecond: keyRate,
-    keyRateIsLowerBound: given === undefined && observed.busyTimeMsPerSecond[home.subtask] >= SATURATED_BUSY_MS_PER_SECOND,
+    keyRateIsLowerBound: given === undefined && homeSaturated,
     maxParallelism,
     recordsInPerSecond: observed.recordsInPerSecond,
     busyTimeMsPerSecond: observed.busyTimeMsPerSecond,
@@ -101,7 +103,7 @@ async function adviseJob(input: JobAdviceInput): Promise<JobAdvice> {
     basis: { vertex: options.vertexId ? 'option' : 'diagnosis', key: 'option', rate: given === undefined ? 'estimated' : 'option', load: load.source, from: load.from, to: load.to, samples: load.samples },
     hotSubtask,
     salting,
-    rescale: { sentence: rescaleDoesNotSplit(key, keyRate, salting.capacity, observed.busyTimeMsPerSecond[home.subtask] >= SATURATED_BUSY_MS_PER_SECOND), plans },
+    rescale: { sentence: rescaleDoesNotSplit(key, keyRate, salting.capacity, homeSaturated), plans },
     warnings,
   };
 }
