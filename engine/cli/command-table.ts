@@ -70,6 +70,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./config-command.ts').then((m) => m.registerConfigCommand),
   },
   {
+    name: 'flamegraph',
+    term: 'flamegraph [options]',
+    description: "Sample a vertex's (or one subtask's) threads as Flink does and show where the time goes: hot frames, the heaviest stack, or folded stacks",
+    load: () => import('./flamegraph-command.ts').then((m) => m.registerFlameGraphCommand),
+  },
+  {
     name: 'diagnose',
     term: 'diagnose [options]',
     description: 'Why is a job slow: the backpressure root cause, per-subtask skew and hot subtasks over a window',

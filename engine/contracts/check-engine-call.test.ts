@@ -23,6 +23,7 @@ const VALID: Record<EngineCallName, unknown[]> = {
   'jobs.rescales': ['c1', JOB],
   'inspect.configuration': ['c1', JOB],
   'inspect.vertex': ['c1', JOB, JOB],
+  'inspect.flameGraph': ['c1', JOB, JOB, { type: 'on-cpu', subtask: 3 }],
   'inspect.process': ['c1', 'jobmanager'],
   'applications.list': ['c1'],
   'applications.application': ['c1', JOB],

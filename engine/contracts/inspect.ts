@@ -1,7 +1,9 @@
+import type { FlameGraphType, FlameGraphView } from './flame-graph.ts';
+
 /**
  * The inspect service: the read-only views of Flink's Web UI the job page does not poll (configuration, watermarks,
- * accumulators, a vertex's TaskManagers, the timeline of its subtasks' states, process memory). Each call is one
- * refresh of a view that is open; none runs in the background or adds to the sampler's rounds.
+ * accumulators, a vertex's TaskManagers, the timeline of its subtasks' states, flame graphs, process memory). Each
+ * call is one refresh of a view that is open; none runs in the background or adds to the sampler's rounds.
  */
 
 export interface InspectApi {
@@ -12,8 +14,20 @@ export interface InspectApi {
   configuration(clusterId: string, jobId?: string): Promise<ConfigurationView>;
   /** A vertex's watermarks, accumulators (of the vertex and per subtask), TaskManagers and subtask times: 5 requests. */
   vertex(clusterId: string, jobId: string, vertexId: string): Promise<VertexInspection>;
+  /**
+   * A vertex's flame graph, or one subtask's (Flink 1.17+), as Flink samples its threads: 1 request, asked again each
+   * second while Flink takes its first samples (about 5 s). Where `rest.flamegraph.enabled` is off, says so.
+   */
+  flameGraph(clusterId: string, jobId: string, vertexId: string, options: FlameGraphOptions): Promise<FlameGraphView>;
   /** The memory and garbage collection figures of the JobManager (`processId` "jobmanager") or of a TaskManager: 2 requests. */
   process(clusterId: string, processId: string): Promise<ProcessFigures>;
+}
+
+export interface FlameGraphOptions {
+  /** @default 'full' */
+  type?: FlameGraphType;
+  /** One subtask alone; the whole vertex without. */
+  subtask?: number;
 }
 
 /** What Flink sends instead of a value it hides (`GlobalConfiguration.HIDDEN_CONTENT`): keys like `*.password`, `*secret*`. */

@@ -8,8 +8,8 @@ function get<S extends z.ZodType>(path: string, specSchema: string, response: S,
 }
 
 /**
- * The Web UI's read-only views (configuration, accumulators, a vertex's TaskManagers and subtask times, process
- * memory), one spec per endpoint as Flink's `XxxHeaders`. Read only while their view is open: none is part of the
+ * The Web UI's read-only views (configuration, accumulators, a vertex's TaskManagers and subtask times, its flame
+ * graph, process memory), one spec per endpoint as Flink's `XxxHeaders`. Read only while their view is open: none is part of the
  * job page's refresh or of the sampler's rounds.
  */
 export const viewEndpoints = {
@@ -20,5 +20,6 @@ export const viewEndpoints = {
   subtaskAccumulators: get('/jobs/:jobid/vertices/:vertexid/subtasks/accumulators', 'SubtasksAllAccumulatorsInfo', schemas.SubtasksAllAccumulatorsInfo, { echoes: { field: 'id', param: 'vertexid' } }),
   subtaskTimes: get('/jobs/:jobid/vertices/:vertexid/subtasktimes', 'SubtasksTimesInfo', schemas.SubtasksTimesInfo, { echoes: { field: 'id', param: 'vertexid' } }),
   vertexTaskManagers: get('/jobs/:jobid/vertices/:vertexid/taskmanagers', 'JobVertexTaskManagersInfo', schemas.JobVertexTaskManagersInfo, { echoes: { field: 'id', param: 'vertexid' } }),
+  vertexFlameGraph: get('/jobs/:jobid/vertices/:vertexid/flamegraph', 'VertexFlameGraph', schemas.VertexFlameGraph),
   taskManagerDetails: get('/taskmanagers/:taskmanagerid', 'TaskManagerDetailsInfo', schemas.TaskManagerDetailsInfo, { echoes: { field: 'id', param: 'taskmanagerid' } }),
 } as const;

@@ -151,3 +151,10 @@ export const TaskManagerDetailsInfo = z
       if (u !== undefined && t !== undefined && t >= 0 && u > t) ctx.addIssue({ code: 'custom', path: ['metrics', used], message: `Is ${u}, above ${total} (${t})` });
     }
   });
+
+/**
+ * `GET /jobs/:jobid/vertices/:vertexid/flamegraph` (VertexFlameGraph): `endTimestamp` or one of Flink's sentinels
+ * (-1 terminated, -2 disabled, -3 waiting), and the tree (`Node`: name, value, children), checked without recursion by
+ * `toFlameTree` (a zod schema would recurse as deep as a hostile answer nests).
+ */
+export const VertexFlameGraph = z.object({ endTimestamp: z.number(), data: z.unknown().optional() });

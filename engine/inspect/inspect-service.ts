@@ -1,8 +1,9 @@
 import type { ClusterRegistry } from '../clusters/cluster-registry.ts';
-import type { InspectApi } from '../contracts/inspect.ts';
+import type { FlameGraphOptions, InspectApi } from '../contracts/inspect.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { requireId } from '../flink-rest/input-checks.ts';
 import { fetchConfiguration } from './fetch-configuration.ts';
+import { fetchFlameGraph } from './fetch-flame-graph.ts';
 import { checkProcessId, fetchProcessFigures } from './fetch-process-figures.ts';
 import { fetchVertexInspection } from './fetch-vertex-inspection.ts';
 
@@ -20,6 +21,12 @@ export class InspectService implements InspectApi {
 
   async vertex(clusterId: string, jobId: string, vertexId: string) {
     return fetchVertexInspection(this.registry.connection(clusterId).client, clusterId, requireId(jobId, 'job'), requireId(vertexId, 'vertex'));
+  }
+
+  async flameGraph(clusterId: string, jobId: string, vertexId: string, options: FlameGraphOptions) {
+    const subtask = options.subtask ?? null;
+    if (subtask !== null && (!Number.isInteger(subtask) || subtask < 0)) throw new EngineError('invalid-input', `A subtask is a whole number from 0, not ${String(subtask)}.`);
+    return fetchFlameGraph(this.registry.connection(clusterId).client, clusterId, requireId(jobId, 'job'), requireId(vertexId, 'vertex'), { type: options.type ?? 'full', subtask });
   }
 
   async process(clusterId: string, processId: string) {

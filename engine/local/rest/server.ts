@@ -289,6 +289,13 @@ export const ROUTES: RouteSpec[] = [
     },
   },
   {
+    // The engine runs every subtask on one Node.js thread: there are no task threads to sample. It answers as Flink
+    // does without `rest.flamegraph.enabled` (the disabled handler, which answers before looking the job up).
+    method: 'GET',
+    path: '/jobs/:jobid/vertices/:vertexid/flamegraph',
+    handler: () => ({ body: { endTimestamp: -2 } }),
+  },
+  {
     method: 'GET',
     path: '/jobs/:jobid/vertices/:vertexid/metrics',
     handler: (ctx) => ({ body: metricCollection(prefixed(vertex(ctx).vertex.tasks), metricNames(ctx.query)) }),
