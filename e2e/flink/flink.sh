@@ -296,6 +296,9 @@ taskmanager.memory.managed.fraction: 0.2
 rest.address: 127.0.0.1
 rest.bind-address: 127.0.0.1
 rest.port: $rest_port
+# Flame graphs on 2.x, off on 1.x (Flink's default): the flame graph tests see both answers. Threads are sampled only
+# when a flame graph is asked for.
+$( [[ "$VERSION" == 1.* ]] && echo "rest.flamegraph.enabled: false" || echo "rest.flamegraph.enabled: true" )
 web.submit.enable: true
 web.cancel.enable: true
 web.tmpdir: "$RUN_DIR/tmp/web"

@@ -46,7 +46,7 @@ export function registerFlameGraphCommand(program: Command): void {
       const view = await fetchFlameGraph(client, options.url, job.id, vertex.id, { type, subtask });
       if (options.json) return void process.stdout.write(terminalJson(view));
       if (view.status !== 'ready') throw new CliError(EXIT.failure, view.sentence);
-      process.stdout.write(printableLines(options.folded ? foldedStacks(view.root!).join('\n') : formatFlameGraph(view, vertex.name)));
+      process.stdout.write(`${printableLines(options.folded ? foldedStacks(view.root!).join('\n') : formatFlameGraph(view, vertex.name))}\n`);
     });
 }
 

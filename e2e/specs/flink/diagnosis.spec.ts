@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { assignKeyToParallelOperator } from '../../../engine/analysis/key-groups/key-group-range-assignment';
+import { testIds } from '../../../renderer/testIds';
 import { DiagnosisPanel } from '../../pages/DiagnosisPanel';
+import { InspectTab } from '../../pages/InspectTab';
 import { expect, test } from '../../support/console';
 import { fetchVertexNames, readFlinkCluster, type FlinkCluster } from '../../support/flinkCluster';
 import { ROOT } from '../../support/paths';
@@ -11,7 +13,7 @@ test.beforeAll(() => {
   cluster = readFlinkCluster();
 });
 
-test('the job page names the throttle subtask that owns the hot tenant, against the real Flink', async ({ app, page }) => {
+test('the job page names the throttle subtask that owns the hot tenant, against the real Flink, and shows its flame graph one click away', async ({ app, page }) => {
   test.setTimeout(240_000);
   const names = await fetchVertexNames(cluster);
   const throttle = [...names].find(([, name]) => name === 'throttle')![0];
@@ -31,4 +33,22 @@ test('the job page names the throttle subtask that owns the hot tenant, against 
   await diagnosis.openSkewTab();
   await expect.poll(() => diagnosis.hottestCell(), { timeout: 30_000 }).toBe(`${throttle}:${acme}`);
   await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/diagnosis-real-flink.png'), fullPage: true });
+
+  // Why that subtask is busy, one click from the finding: Flink's flame graph of it (flink.sh turns flame graphs on for
+  // 2.x, off for 1.x), its frames the job's own throttle code, drawn as text.
+  await page.getByTestId(testIds.diagnosis.flameGraph).click();
+  const inspect = new InspectTab(page);
+  await expect(inspect.flameSubtask).toHaveValue(String(acme));
+  if (cluster.version.startsWith('1.')) {
+    await expect(inspect.flameSentence).toHaveAttribute('data-status', 'disabled', { timeout: 30_000 });
+    await expect(inspect.flameSentence).toContainText('rest.flamegraph.enabled: true');
+    return;
+  }
+  await expect(inspect.flameSentence).toHaveAttribute('data-status', 'ready', { timeout: 45_000 });
+  await expect(inspect.flameSentence).toContainText(`samples of subtask ${acme}`);
+  await expect(inspect.flameFrames(/^dev\.flinkops\.testjob\.GatewayMeterJob\$Throttle\.map:\d+$/).first()).toBeVisible();
+  await inspect.searchFrames('Throttle');
+  await expect(inspect.flameMatches).toContainText(/“Throttle”: \d+ of \d+ samples/);
+  await expect(inspect.flameHotFrames).toBeVisible();
+  await inspect.flameGraph.screenshot({ path: path.join(ROOT, 'test-results/screenshots/flame-graph-real-flink.png') });
 });

@@ -4,7 +4,8 @@ import { engineJson, expect, test } from '../../support/console';
 
 /**
  * The Inspect tab on the bundled local engine: the vertex's low-watermark subtask as the engine's own REST names it,
- * the timeline of its subtasks' states, its accumulators, the configuration with a filter, and a TaskManager's memory.
+ * the timeline of its subtasks' states, its accumulators, its flame graph (none: the engine answers as a Flink without
+ * them), the configuration with a filter, and a TaskManager's memory.
  */
 test.use({ withLocalEngine: true });
 
@@ -35,6 +36,9 @@ test('a vertex\'s watermarks, timeline and accumulators, the configuration, and 
   }).toPass({ timeout: 60_000 });
   await expect(inspect.timeline).toContainText('reached RUNNING last');
   await expect(inspect.accumulators).toContainText('local-engine.numRecordsIn');
+  // The engine has no task threads to sample: it answers as a Flink without flame graphs, and the panel says how to turn them on.
+  await expect(inspect.flameSentence).toHaveAttribute('data-status', 'disabled');
+  await expect(inspect.flameSentence).toContainText('rest.flamegraph.enabled: true');
 
   await inspect.filterConfiguration('parallelism');
   await expect(inspect.configuration.locator('tbody tr').first()).toBeVisible();

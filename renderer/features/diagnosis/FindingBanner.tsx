@@ -23,11 +23,14 @@ export function FindingBanner({
   windowMs,
   onWindowChange,
   onShowEvidence,
+  onShowFlameGraph,
 }: {
   poll: Polled<JobDiagnosis>;
   windowMs: number;
   onWindowChange: (ms: number) => void;
   onShowEvidence: (finding: Finding) => void;
+  /** Where the finding names a subtask: Flink's flame graph of it (the Inspect tab). */
+  onShowFlameGraph: (finding: Finding) => void;
 }): ReactNode {
   const [open, setOpen] = useState(false);
   const d = poll.data;
@@ -56,6 +59,11 @@ export function FindingBanner({
           {finding?.vertexId ? (
             <button type="button" className="button button--small button--primary" onClick={() => onShowEvidence(finding)} data-testid={testIds.diagnosis.evidence}>
               Show evidence
+            </button>
+          ) : null}
+          {finding?.vertexId && finding.subtasks.length > 0 ? (
+            <button type="button" className="button button--small" onClick={() => onShowFlameGraph(finding)} data-testid={testIds.diagnosis.flameGraph}>
+              Flame graph of subtask {finding.subtasks[0].subtask}
             </button>
           ) : null}
           {d ? (

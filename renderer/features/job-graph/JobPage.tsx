@@ -94,6 +94,13 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
     },
     [onNavigate, clusterId, jobId],
   );
+  // Why that subtask is busy: Flink's flame graph of it, on the Inspect tab.
+  const onShowFlameGraph = useCallback(
+    (f: Finding) => {
+      if (f.vertexId && f.subtasks.length > 0) onNavigate({ page: 'job', clusterId, jobId, vertexId: f.vertexId, tab: 'inspect', subtask: f.subtasks[0].subtask }, { replace: true });
+    },
+    [onNavigate, clusterId, jobId],
+  );
   const jobsHref = hrefFor({ page: 'cluster', clusterId });
 
   // A job that does not run says so above every tab, with the way to why it stopped.
@@ -172,7 +179,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
 
       {gone && !recorded ? null : (
         <ErrorBoundary panel="The diagnosis" resetKey={`${clusterId}/${jobId}`}>
-          <FindingBanner poll={diagnosisPoll} windowMs={windowMs} onWindowChange={setWindowMs} onShowEvidence={onShowEvidence} />
+          <FindingBanner poll={diagnosisPoll} windowMs={windowMs} onWindowChange={setWindowMs} onShowEvidence={onShowEvidence} onShowFlameGraph={onShowFlameGraph} />
         </ErrorBoundary>
       )}
 
