@@ -4,7 +4,7 @@ import tls from 'node:tls';
 import axios, { type AxiosInstance } from 'axios';
 import type { z } from 'zod';
 import { bodyFailure, BodyDeadline, BodyTooLarge, EngineError, fromHttpStatus, fromRequestFailure, redirectRefused, tooLarge } from './errors.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES, fillPath, type EndpointSpec } from './endpoints.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, fillPath, type EndpointSpec, type TextEndpointSpec } from './endpoints.ts';
 import { PriorityLimit, type RequestPriority } from './priority-limit.ts';
 
 export type ClientAuth =
@@ -136,14 +136,49 @@ export class FlinkRestClient {
     });
   }
 
+  /**
+   * Reads a plain-text file Flink serves (a log, stdout) from byte `range.offset`, at most `range.length` bytes, never
+   * the whole file into memory: Flink sends every file whole (no Range support on any version), so the bytes before
+   * the offset are skipped as they stream by and the request ends once the page is read.
+   */
+  readText(spec: TextEndpointSpec, params: Record<string, string>, range: TextRange, options: RequestOptions = {}): Promise<TextPage> {
+    const endpoint = `${spec.method} ${spec.path}`;
+    return this.limit.run(options.priority ?? 'page', async () => {
+      if (options.signal?.aborted) {
+        throw new EngineError('timeout', `${endpoint} on ${this.baseUrl} was not sent: the deadline of the refresh it belongs to passed while it waited its turn.`, { endpoint });
+      }
+      const { page, contentType } = await this.exchange(spec, fillPath(spec.path, params), undefined, options, endpoint, (stream, deadline, declared) => readRange(stream, range, deadline, declared));
+      if (/text\/html/i.test(contentType)) {
+        throw new EngineError('not-flink', `${this.baseUrl} answered ${endpoint} with an HTML page, not a Flink file: is this the JobManager's REST URL?`, { endpoint });
+      }
+      return page;
+    });
+  }
+
   /** One request and its redirects within the origin; the body as text of a 2xx answer, or the error. */
-  private async exchange(
+  private exchange(
     spec: EndpointSpec<unknown>,
     path: string,
     query: Record<string, string> | undefined,
     options: RequestOptions,
     endpoint: string,
-  ): Promise<{ text: string; contentType: string }> {
+  ): Promise<{ text: string; contentType: string }>;
+  private exchange<P>(
+    spec: EndpointSpec<unknown>,
+    path: string,
+    query: Record<string, string> | undefined,
+    options: RequestOptions,
+    endpoint: string,
+    readPage: (stream: Readable, deadline: AbortSignal, declaredBytes: number) => Promise<P>,
+  ): Promise<{ page: P; contentType: string }>;
+  private async exchange<P>(
+    spec: EndpointSpec<unknown>,
+    path: string,
+    query: Record<string, string> | undefined,
+    options: RequestOptions,
+    endpoint: string,
+    readPage?: (stream: Readable, deadline: AbortSignal, declaredBytes: number) => Promise<P>,
+  ): Promise<{ text?: string; page?: P; contentType: string }> {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     const callerGaveUp = () => deadline.abort();
@@ -185,6 +220,14 @@ export class FlinkRestClient {
           if (status === 303) method = 'GET';
           continue;
         }
+        const contentType = String(response.headers['content-type'] ?? '');
+        if (readPage && status >= 200 && status < 300) {
+          const page = await readPage(stream, deadline.signal, Number(response.headers['content-length'])).catch((error: unknown) => {
+            throw bodyFailure(error, { endpoint, baseUrl: this.baseUrl, status, timeoutMs: this.timeoutMs, maxBytes });
+          });
+          count((page as { bytesRead?: number }).bytesRead ?? 0, 0);
+          return { page, contentType };
+        }
         const declared = Number(response.headers['content-length']);
         if (Number.isFinite(declared) && declared > maxBytes) {
           stream.destroy();
@@ -195,7 +238,7 @@ export class FlinkRestClient {
         });
         count(Buffer.byteLength(text), 0);
         if (status < 200 || status >= 300) throw fromHttpStatus(status, text, endpoint, this.baseUrl);
-        return { text, contentType: String(response.headers['content-type'] ?? '') };
+        return { text, contentType };
       }
     } finally {
       clearTimeout(timer);
@@ -260,6 +303,89 @@ function readBody(stream: Readable, maxBytes: number, deadline: AbortSignal): Pr
     stream.once('error', (error: Error) => finish(deadline.aborted ? new BodyDeadline(bytes) : error));
     stream.once('aborted', () => finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
   });
+}
+
+/** Where a page of a text file starts and how long it may be (bytes). */
+export interface TextRange {
+  offset: number;
+  length: number;
+}
+
+/** A page of a text file: its bytes decoded (invalid UTF-8 as U+FFFD), and what is known of the rest. */
+export interface TextPage {
+  /** The page's bytes as UTF-8; a character cut at the page's end is left for the next page. */
+  text: string;
+  /** Where the page starts (bytes). */
+  offset: number;
+  /** The page's length in bytes (those decoded into `text`). */
+  length: number;
+  /** The file's size: the announced length, or what streamed by when the file ended inside the page; null when unknown. */
+  fileBytes: number | null;
+  /** The file ended inside this page. */
+  endOfFile: boolean;
+  /** Bytes that crossed the wire (skipped ones included). */
+  bytesRead: number;
+}
+
+/**
+ * Streams past `range.offset` and keeps at most `range.length` bytes after it, then ends the request: memory stays
+ * one page whatever the file's size.
+ */
+function readRange(stream: Readable, range: TextRange, deadline: AbortSignal, declared: number): Promise<TextPage> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const end = range.offset + range.length;
+    let position = 0;
+    let done = false;
+    const finish = (error: Error | undefined, endOfFile: boolean) => {
+      if (done) return;
+      done = true;
+      deadline.removeEventListener('abort', onDeadline);
+      stream.off('data', onData);
+      if (error) {
+        stream.destroy();
+        reject(Object.assign(error, { bytesRead: position }));
+        return;
+      }
+      if (!endOfFile) stream.destroy();
+      const bytes = Buffer.concat(chunks);
+      // Keep whole characters: a UTF-8 sequence cut by the page's end starts the next page.
+      const kept = endOfFile ? bytes.length : wholeCharacters(bytes);
+      resolve({
+        text: new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, kept)),
+        offset: range.offset,
+        length: kept,
+        fileBytes: endOfFile ? position : Number.isFinite(declared) ? declared : null,
+        endOfFile,
+        bytesRead: position,
+      });
+    };
+    const onDeadline = () => finish(new BodyDeadline(position), false);
+    const onData = (chunk: Buffer) => {
+      const start = position;
+      position += chunk.length;
+      if (position <= range.offset) return;
+      chunks.push(chunk.subarray(Math.max(0, range.offset - start), Math.min(chunk.length, end - start)));
+      if (position >= end) finish(undefined, false);
+    };
+    if (deadline.aborted) return onDeadline();
+    deadline.addEventListener('abort', onDeadline, { once: true });
+    stream.on('data', onData);
+    stream.once('end', () => finish(undefined, true));
+    stream.once('error', (error: Error) => finish(deadline.aborted ? new BodyDeadline(position) : error, false));
+    stream.once('aborted', () => finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), false));
+  });
+}
+
+/** The length of `bytes` without a trailing, incomplete UTF-8 sequence. */
+function wholeCharacters(bytes: Buffer): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back];
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return needed > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
 }
 
 function parseJson(text: string, contentType: string, endpoint: string, baseUrl: string): unknown {
