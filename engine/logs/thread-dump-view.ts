@@ -2,9 +2,9 @@ import { THREAD_STATES, type ThreadDumpView, type ThreadState, type ThreadTask, 
 import { visibleText } from './visible-text.ts';
 
 /** `JvmUtils.stringifyThreadInfo`'s first line: `"name" Id=42 WAITING on lock owned by "other" Id=7`. */
-const HEADER = /^"(.*)" (?:daemon )?(?:prio=\d+ )?Id=(\d+) ([A-Z_]+)(?: on (\S+))?(?: owned by "(.*)" Id=\d+)?/;
+const HEADER = /^"(.*)" (?:daemon )?(?:prio=\d+ )?Id=(\d+) ([A-Z_]+)(?: on (\S+))?(?: owned by "(.*)" Id=\d+)?/s;
 /** A task thread's name: `Execution.getVertexWithAttempt()`, `<vertex name> (<i+1>/<p>)#<attempt>`. */
-const TASK_THREAD = /^(.*) \((\d+)\/(\d+)\)#(\d+)$/;
+const TASK_THREAD = /^(.*) \((\d+)\/(\d+)\)#(\d+)$/s;
 
 /** Reads a task thread's subtask from its name; null for any other thread. */
 export function threadTask(name: string): ThreadTask | null {
