@@ -5,7 +5,6 @@
  */
 // eslint-disable-next-line no-control-regex
 const C0 = /[\u0000-\u0008\u000a-\u001f]/g;
-// eslint-disable-next-line no-control-regex
 const OTHER = /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export function visibleText(text: string): string {
