@@ -166,12 +166,13 @@ export function formatSearch(result: LogSearchResult): string {
 
 /** Pure: the threads by state, task threads marked with their subtask, each with its stack. */
 export function formatThreadDump(dump: ThreadDumpView): string {
-  const out: string[] = [`${dump.threadCount} threads, ${dump.taskThreadCount} of them task threads.`];
+  const helpers = dump.groups.reduce((n, g) => n + g.threads.filter((t) => t.task?.role === 'helper').length, 0);
+  const out: string[] = [`${dump.threadCount} threads: ${dump.taskThreadCount} task threads${helpers > 0 ? `, ${helpers} of their helpers` : ''}.`];
   if (dump.note) out.push(printable(dump.note));
   for (const group of dump.groups) {
     out.push('', `${group.state} (${group.threads.length})`);
     for (const t of group.threads) {
-      const task = t.task ? ` [task: ${printable(t.task.vertexName)}, subtask ${t.task.subtaskIndex} of ${t.task.parallelism}, attempt ${t.task.attempt}]` : '';
+      const task = t.task ? ` [${t.task.role === 'task' ? 'task' : 'helper of task'}: ${printable(t.task.vertexName)}, subtask ${t.task.subtaskIndex} of ${t.task.parallelism}, attempt ${t.task.attempt}]` : '';
       const lock = t.lockName ? ` on ${printable(t.lockName)}` : '';
       out.push(`  "${printable(t.name)}"${lock}${task}`);
       for (const line of t.stack.split('\n').slice(1)) if (line.trim() !== '') out.push(`    ${printable(line.trim())}`);

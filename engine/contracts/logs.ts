@@ -110,8 +110,13 @@ export interface LogSearchResult {
 export type ThreadState = 'RUNNABLE' | 'BLOCKED' | 'WAITING' | 'TIMED_WAITING' | 'NEW' | 'TERMINATED' | 'unknown';
 export const THREAD_STATES: readonly ThreadState[] = ['RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING', 'NEW', 'TERMINATED', 'unknown'];
 
-/** A task thread's subtask, read from its name `<vertex name> (<i+1>/<p>)#<attempt>`. */
+/**
+ * The subtask a thread works for, read from its name: the task's own thread is named `<vertex name> (<i+1>/<p>)#<attempt>`;
+ * its helpers carry that name after theirs (`OutputFlusher for throttle (1/2)#0`, `System Time Trigger for …`).
+ */
 export interface ThreadTask {
+  /** `task`: the task's own thread (where its operators run); `helper`: a thread working for it. */
+  role: 'task' | 'helper';
   vertexName: string;
   /** 0-based, as the console numbers subtasks. */
   subtaskIndex: number;
@@ -139,6 +144,7 @@ export interface ThreadDumpView {
   /** Every state with its threads, task threads first, in THREAD_STATES order; states without threads left out. */
   groups: Array<{ state: ThreadState; threads: ThreadView[] }>;
   threadCount: number;
+  /** The tasks' own threads (helpers not counted). */
   taskThreadCount: number;
   /** Said when the cluster is the local engine: what its threads are. */
   note: string | null;

@@ -89,7 +89,7 @@ describe('the local engine\'s thread dumps', () => {
     expect(dump.taskThreadCount).toBe(onTm.length);
     const threads = dump.groups.flatMap((g) => g.threads);
     const hot = threads.find((t) => t.name === taskThreadName(task))!;
-    expect(hot.task).toEqual({ vertexName: task.identity.vertex.name, subtaskIndex: 12, parallelism: 32, attempt: 0 });
+    expect(hot.task).toEqual({ role: 'task', vertexName: task.identity.vertex.name, subtaskIndex: 12, parallelism: 32, attempt: 0 });
     expect(hot.state).toBe(task.lastStepActivity === 'busy' ? 'RUNNABLE' : 'WAITING');
     // The hot subtask is saturated: it works its steps through.
     expect(hot.state).toBe('RUNNABLE');

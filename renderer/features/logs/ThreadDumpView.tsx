@@ -63,12 +63,17 @@ export function ThreadDumpView({ clusterId, processId, task }: { clusterId: stri
             {group.state} <span className="muted">({group.threads.length})</span>
           </h3>
           {group.threads.map((thread, i) => (
-            <details key={`${thread.name}/${thread.id ?? i}`} className={`thread${thread.task ? ' thread--task' : ''}`} open={task !== null && thread.name === task} data-testid={thread.task ? testIds.logs.taskThread : testIds.logs.thread}>
+            <details
+              key={`${thread.name}/${thread.id ?? i}`}
+              className={`thread${thread.task?.role === 'task' ? ' thread--task' : ''}`}
+              open={task !== null && thread.name === task}
+              data-testid={thread.task?.role === 'task' ? testIds.logs.taskThread : testIds.logs.thread}
+            >
               <summary>
                 <span className="mono small">{thread.name}</span>
                 {thread.task ? (
-                  <span className="badge thread__task" title="A task's thread: Flink names it after its subtask">
-                    task · subtask {thread.task.subtaskIndex} of {thread.task.parallelism}
+                  <span className="badge thread__task" title={thread.task.role === 'task' ? "A task's thread: Flink names it after its subtask" : 'A thread working for a task (its name ends with the task\'s)'}>
+                    {thread.task.role === 'task' ? 'task' : 'helper'} · subtask {thread.task.subtaskIndex} of {thread.task.parallelism}
                     {thread.task.attempt > 0 ? ` · attempt ${thread.task.attempt}` : ''}
                   </span>
                 ) : null}
