@@ -7,6 +7,10 @@ import { formatTimestamp } from '../../components/format';
 import { testIds } from '../../testIds';
 import { useLogsApi } from './api';
 
+function threads(n: number): string {
+  return `${n} thread${n === 1 ? '' : 's'}`;
+}
+
 /** A thread matches the filter by its name or any line of its stack, case-insensitive. */
 export function threadMatches(thread: ThreadView, filter: string): boolean {
   const needle = filter.trim().toLowerCase();
@@ -51,7 +55,7 @@ export function ThreadDumpView({ clusterId, processId, task }: { clusterId: stri
         <input type="search" className="search" placeholder="Filter threads: name or stack" aria-label="Filter threads" value={filter} onChange={(event) => setFilter(event.target.value)} data-testid={testIds.logs.threadFilter} />
         {dump ? (
           <span className="muted small" data-testid={testIds.logs.threadCount}>
-            {shownCount === dump.threadCount ? `${dump.threadCount} threads` : `${shownCount} of ${dump.threadCount} threads`}, {dump.taskThreadCount} task threads · taken {formatTimestamp(dump.fetchedAt)}
+            {shownCount === dump.threadCount ? threads(dump.threadCount) : `${shownCount} of ${threads(dump.threadCount)}`}, {dump.taskThreadCount} task {dump.taskThreadCount === 1 ? 'thread' : 'threads'} · taken {formatTimestamp(dump.fetchedAt)}
           </span>
         ) : null}
       </div>
