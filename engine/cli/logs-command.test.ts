@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flinkBasics, json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
-import { envWithEmptyHome, runCli } from './testing/run-cli.ts';
+import { envWithEmptyHome, FLINK_OPS_BIN, runCli } from './testing/run-cli.ts';
 
 /**
  * `flink-ops logs` and `flink-ops thread-dump` against a cluster whose log lines and thread names carry escape
@@ -21,9 +22,16 @@ const LOG = [
 const dirs = tempDirs('flink-ops-logs-');
 const run = (...args: string[]) => runCli([...args, '--url', server.url], { timeout: 60_000, env: envWithEmptyHome(dirs) });
 let server: HostileServer;
+/** A log that grows by one line each time it is read, as a busy TaskManager's does between two polls. */
+let growing = 0;
 beforeAll(async () => {
   server = await startHostileServer((req, res) => {
     if (flinkBasics(req, res)) return;
+    if (req.url === '/jobmanager/log') {
+      growing++;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      return void res.end(Array.from({ length: growing }, (_, i) => `2026-12-02 16:00:0${i % 10},000 INFO  x [] - line ${i + 1}${PAYLOAD}\n`).join(''));
+    }
     if (req.url === `/taskmanagers/${TM}/log`) {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(Buffer.concat([Buffer.from(LOG), Buffer.from([0xff, 0xfe, 0x0a])]));
@@ -55,6 +63,21 @@ describe('flink-ops logs and thread-dump print what a cluster sent, never what i
     expect(result.stderr).not.toMatch(CONTROL);
     expect(result.stdout).toMatch(shows);
   }, 90_000);
+
+  it('--follow prints each line once as the log grows, until interrupted', async () => {
+    const child = spawn(process.execPath, [FLINK_OPS_BIN, 'logs', '--jobmanager', '--follow', '--interval', '200', '--url', server.url], { env: envWithEmptyHome(dirs) });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 45_000;
+    while (!stdout.includes('line 4') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.slice(0, 4).map((l) => /line (\d+)/.exec(l)![1])).toEqual(['1', '2', '3', '4']);
+    expect(new Set(lines).size).toBe(lines.length);
+    expect(stdout).not.toMatch(CONTROL);
+  }, 60_000);
 
   it('says whose log it needs, exit 2', async () => {
     const result = await run('logs');
