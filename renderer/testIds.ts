@@ -205,6 +205,7 @@ export const testIds = {
     download: 'logs-download',
     search: 'logs-search',
     taskFilter: 'logs-task-filter',
+    jumpTime: 'logs-jump-time',
     status: 'logs-status',
     lines: 'logs-lines',
     threadDump: 'logs-thread-dump',

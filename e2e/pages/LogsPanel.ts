@@ -46,6 +46,11 @@ export class LogsPanel {
     await this.root.getByRole('button', { name: 'Search', exact: true }).click();
   }
 
+  async jumpTo(time: string): Promise<void> {
+    await this.page.getByTestId(testIds.logs.jumpTime).fill(time);
+    await this.root.getByRole('button', { name: 'Jump', exact: true }).click();
+  }
+
   async openThreadDump(): Promise<void> {
     await this.page.getByTestId(testIds.logs.tab('threads')).click();
     await expect(this.threadDump).toBeVisible();

@@ -35,6 +35,13 @@ test('a TaskManager\'s log and thread dump, and a subtask\'s lines one click fro
   await expect(logs.status).toContainText(`${running.length} matching lines of ${served.length}.`);
   expect(await logs.lineTexts()).toEqual(running);
 
+  // Jump to a time: the page starts at the first line stamped with it.
+  const stamp = served.at(-1)!.slice(0, 19);
+  const firstAt = served.findIndex((l) => l.startsWith(stamp)) + 1;
+  await logs.jumpTo(stamp);
+  await expect.poll(async () => (await logs.lineNumbers())[0]).toBe(firstAt);
+  expect((await logs.lineTexts())[0]).toBe(served[firstAt - 1]);
+
   await logs.openThreadDump();
   const dump = await engineJson<{ threadInfos: Array<{ threadName: string }> }>(consoleProcess, `/taskmanagers/${tm}/thread-dump`);
   const taskThreads = dump.threadInfos.map((t) => t.threadName).filter((n) => /\(\d+\/\d+\)#\d+$/.test(n));

@@ -34,7 +34,7 @@ export class ClusterLogs {
   readonly jobManager: ProcessLogFiles;
   private readonly taskManagers = new Map<string, ProcessLogFiles>();
 
-  constructor(private readonly startedAt: number) {
+  constructor(startedAt: number) {
     this.jobManager = files('flink-local-standalonesession-0-localhost', startedAt);
   }
 
@@ -69,10 +69,6 @@ export class ClusterLogs {
 
   jobStatus(jobName: string, jobId: string, from: JobStatus, to: JobStatus, now: number): void {
     this.jobManager.log.write(now, 'INFO', EXECUTION_GRAPH_LOGGER, `Job ${jobName} (${jobId}) switched from state ${from} to ${to}.`);
-  }
-
-  get startTime(): number {
-    return this.startedAt;
   }
 }
 

@@ -40,6 +40,7 @@ export function LogView({ clusterId, processId, task }: { clusterId: string; pro
   const [follow, setFollow] = useState(false);
   const [text, setText] = useState('');
   const [taskFilter, setTaskFilter] = useState(task ?? '');
+  const [time, setTime] = useState('');
   // The newest request wins: an older answer arriving late is dropped.
   const request = useRef(0);
 
@@ -117,6 +118,21 @@ export function LogView({ clusterId, processId, task }: { clusterId: string; pro
     if (text.trim() === '' && taskFilter.trim() === '') readAt(file, null);
     else search(file, text, taskFilter.trim());
   };
+  // Jump to a time: the first line stamped with it (log4j's `yyyy-MM-dd HH:mm:ss` prefix, as much of it as given).
+  const onJump = (event: FormEvent) => {
+    event.preventDefault();
+    const stamp = time.trim().replace('T', ' ');
+    if (stamp === '') return;
+    setFollow(false);
+    void run(
+      () => api.search(clusterId, processId, { file, text: stamp, task: null, maxMatches: 1 }),
+      (result) => {
+        const hit = result.matches.find((m) => m.text.startsWith(stamp));
+        if (hit) readAt(file, hit.offset);
+        else setShown({ kind: 'search', result: { ...result, matches: [] } });
+      },
+    );
+  };
   const lines = shown === null ? [] : shown.kind === 'page' ? shown.lines : shown.result.matches;
   const onDownload = () => {
     const name = file.kind === 'file' ? file.name : file.kind;
@@ -157,6 +173,10 @@ export function LogView({ clusterId, processId, task }: { clusterId: string; pro
         <input type="search" className="search" placeholder="Search the file (case-insensitive)" aria-label="Search the log" value={text} onChange={(event) => setText(event.target.value)} data-testid={testIds.logs.search} />
         <input type="search" className="search" placeholder="Task, e.g. tenant-cost (13/32)#0" aria-label="Lines of a task" value={taskFilter} onChange={(event) => setTaskFilter(event.target.value)} data-testid={testIds.logs.taskFilter} />
         <button type="submit" className="button button--small" disabled={loading}>Search</button>
+      </form>
+      <form className="table-toolbar" onSubmit={onJump}>
+        <input type="text" className="search" placeholder="Jump to a time, e.g. 2026-12-02 16:21" aria-label="Jump to a time" value={time} onChange={(event) => setTime(event.target.value)} data-testid={testIds.logs.jumpTime} />
+        <button type="submit" className="button button--small" disabled={loading}>Jump</button>
       </form>
       {error ? <ErrorBanner error={error} context="Reading the log failed" /> : null}
       <p className="muted small" role="status" data-testid={testIds.logs.status}>
