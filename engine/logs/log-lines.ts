@@ -1,5 +1,5 @@
 import type { LogLine } from '../contracts/logs.ts';
-import type { TextPage } from '../flink-rest/client.ts';
+import type { TextPage } from '../flink-rest/read-text.ts';
 import { visibleText } from './visible-text.ts';
 
 /** A page of bytes cut to whole lines: a line begun before the page and one running past it are left to their pages. */
