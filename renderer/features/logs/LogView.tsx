@@ -61,6 +61,8 @@ export function LogView({ clusterId, processId, task }: { clusterId: string; pro
 
   const readAt = useCallback(
     (target: LogFileRef, offset: number | null) => {
+      // Another page: following (which appends to the shown one) stops.
+      setFollow(false);
       void run(() => api.read(clusterId, processId, { file: target, offset, length: DEFAULT_LOG_PAGE_BYTES }), (page) => setShown({ kind: 'page', page, lines: page.lines }));
     },
     [api, clusterId, processId, run],
