@@ -93,6 +93,9 @@ describe('the local engine\'s thread dumps', () => {
     expect(hot.state).toBe(task.lastStepActivity === 'busy' ? 'RUNNABLE' : 'WAITING');
     // The hot subtask is saturated: it works its steps through.
     expect(hot.state).toBe('RUNNABLE');
+    // What a waiting subtask waits for is its lock, read whole from the thread's first line.
+    expect(threads.some((x) => x.state === 'WAITING'), 'the subtasks below capacity wait for input').toBe(true);
+    for (const t of threads.filter((x) => x.state === 'WAITING')) expect(t.lockName).toMatch(/^local-engine\.(InputGate\$WaitingForInput|SourceReader\$WaitingForRecords|BufferPool\$WaitingForBuffer)$/);
     expect(dump.groups.map((g) => g.state)).toEqual(['RUNNABLE', 'WAITING'].filter((s) => dump.groups.some((g) => g.state === s)));
   });
 });

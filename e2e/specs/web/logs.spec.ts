@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { testIds } from '../../../renderer/testIds';
 import { LogsPanel } from '../../pages/LogsPanel';
 import { engineJson, expect, test, type ConsoleProcess } from '../../support/console';
+import { ROOT } from '../../support/paths';
 
 /**
  * Logs and thread dumps on the bundled local engine: a TaskManager's log paged and searched as the engine's own REST
@@ -51,6 +53,8 @@ test('a TaskManager\'s log and thread dump, and a subtask\'s lines one click fro
   await expect(logs.taskThreads).toHaveCount(1);
   await expect(logs.taskThreads.first()).toContainText(taskThreads[0]);
   await expect(page.getByTestId(testIds.logs.threadCount)).toContainText(`1 of ${dump.threadInfos.length} threads`);
+  await logs.taskThreads.first().locator('summary').click();
+  await logs.root.screenshot({ path: path.join(ROOT, 'test-results/screenshots/thread-dump.png') });
   await logs.close();
 
   // From a subtask's row: its TaskManager's log, filtered to its task's lines.
@@ -73,4 +77,5 @@ test('a TaskManager\'s log and thread dump, and a subtask\'s lines one click fro
   expect(its.length).toBeGreaterThan(0);
   await expect(taskLogs.status).toContainText(`${its.length} matching line`);
   expect(await taskLogs.lineTexts()).toEqual(its);
+  await taskLogs.root.screenshot({ path: path.join(ROOT, 'test-results/screenshots/subtask-log.png') });
 });

@@ -39,7 +39,9 @@ function taskThread(task: Task, id: number): string {
   const head = task.identity.vertex.isSource ? 'SourceTask' : 'StreamInputTask';
   const activity = task.state === 'RUNNING' ? task.lastStepActivity : 'busy';
   const state = activity === 'busy' ? 'RUNNABLE' : 'WAITING';
-  const lock = activity === 'idle' ? ' on local-engine.InputGate(waiting for input)' : activity === 'back-pressured' ? ' on local-engine.BufferPool(waiting for an output buffer)' : '';
+  // Java's lock names have no spaces (`Class@hash`): what it waits for is in the class name.
+  const waitsFor = task.identity.vertex.isSource ? 'local-engine.SourceReader$WaitingForRecords' : 'local-engine.InputGate$WaitingForInput';
+  const lock = activity === 'idle' ? ` on ${waitsFor}` : activity === 'back-pressured' ? ' on local-engine.BufferPool$WaitingForBuffer' : '';
   const frames = [
     ...(activity === 'busy' ? [...operators].reverse().map((op) => `local-engine.operator.processElement(${op})`) : []),
     `local-engine.${head}.run(${task.identity.vertex.name})`,
