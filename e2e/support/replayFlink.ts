@@ -23,6 +23,8 @@ export interface ReplayFlink {
   setBroken(broken: boolean): void;
   /** Answers the requests whose path (with query) matches with this status and Flink error body instead; null clears it. */
   setFault(fault: { path: RegExp; status: number; message: string } | null): void;
+  /** Answers these paths (decoded, without query) with this content instead of a recording (a log, a thread dump). */
+  setExtra(extra: Record<string, { status: number; contentType: string; body: string | Buffer }>): void;
   /** Paths asked for that have no recording (answered 404), for debugging a failing test. */
   misses: string[];
   close(): Promise<void>;
@@ -84,6 +86,7 @@ export async function startReplayFlink(version = '2.2.1'): Promise<ReplayFlink> 
 
   let broken = false;
   let fault: { path: RegExp; status: number; message: string } | null = null;
+  let extra: Record<string, { status: number; contentType: string; body: string | Buffer }> = {};
   const misses: string[] = [];
   const server: Server = createServer((req, res) => {
     const key = requestKey(req.url ?? '/');
@@ -93,6 +96,11 @@ export async function startReplayFlink(version = '2.2.1'): Promise<ReplayFlink> 
     };
     if (broken) return send(500, JSON.stringify({ errors: ['Internal server error.', 'replay: broken on purpose'] }));
     if (fault?.path.test(req.url ?? '')) return send(fault.status, JSON.stringify({ errors: [fault.message] }));
+    const added = extra[key];
+    if (added) {
+      res.writeHead(added.status, { 'content-type': added.contentType });
+      return void res.end(added.body);
+    }
     const recorded = responses.get(key) ?? aggregatedSubset(responses, req.url ?? '/');
     if (recorded) return send(recorded.status, recorded.body);
     misses.push(key);
@@ -111,6 +119,9 @@ export async function startReplayFlink(version = '2.2.1'): Promise<ReplayFlink> 
     },
     setFault: (value) => {
       fault = value;
+    },
+    setExtra: (value) => {
+      extra = value;
     },
     misses,
     close: () =>

@@ -24,6 +24,7 @@ import { JobWatcher } from '../sampling/job-watcher.ts';
 import { JobsService } from '../sampling/jobs-service.ts';
 import { StateService } from '../state/state-service.ts';
 import { InspectService } from '../inspect/inspect-service.ts';
+import { LogsService } from '../logs/logs-service.ts';
 import { AppService } from './app-service.ts';
 
 export type { BuiltInCluster } from '../clusters/cluster-registry.ts';
@@ -97,6 +98,7 @@ export function createEngine(deps: EngineDeps): Engine {
     kafka,
     state: new StateService(registry, history),
     inspect: new InspectService(registry),
+    logs: new LogsService(registry),
     advice: new AdviceService(registry, history, diagnosis),
     close: async () => {
       operations.close();

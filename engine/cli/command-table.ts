@@ -19,6 +19,7 @@ const clusterCommands = () => import('./cluster-commands.ts').then((m) => m.regi
 const operationCommands = () => import('./operation-commands.ts').then((m) => m.registerOperationCommands);
 const reportCommands = () => import('./report-command.ts').then((m) => m.registerReportCommands);
 const kafkaCommands = () => import('./kafka-commands.ts').then((m) => m.registerKafkaCommands);
+const logsCommands = () => import('./logs-command.ts').then((m) => m.registerLogsCommands);
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'clusters', term: 'clusters [options]', description: 'List the clusters saved in the app', load: clusterCommands },
@@ -93,6 +94,8 @@ export const COMMANDS: readonly CommandEntry[] = [
     description: 'For a hot key: salting (how many buckets, where the salted keys land, busy after) beside a rescale',
     load: () => import('./advise-command.ts').then((m) => m.registerAdviseCommand),
   },
+  { name: 'logs', term: 'logs [options]', description: 'Show the log of the JobManager or a TaskManager: its files, the last lines, a search, follow', load: logsCommands },
+  { name: 'thread-dump', term: 'thread-dump [options]', description: 'Take a thread dump of the JobManager or a TaskManager, grouped by state, task threads marked', load: logsCommands },
   { name: 'savepoint', term: 'savepoint [options]', description: 'Take a savepoint of a running job; prints its path', load: operationCommands },
   { name: 'stop', term: 'stop [options]', description: 'Stop a job with a savepoint; prints the savepoint path', load: operationCommands },
   { name: 'cancel', term: 'cancel [options]', description: 'Cancel a job (no savepoint: state since the last checkpoint is lost)', load: operationCommands },

@@ -27,6 +27,8 @@ import type { JobsApi } from './jobs.ts';
 import { JOBS_CALLS } from './jobs-calls.ts';
 import type { KafkaApi } from './kafka.ts';
 import { KAFKA_CALLS } from './kafka-calls.ts';
+import type { LogsApi } from './logs.ts';
+import { LOGS_CALLS } from './logs-calls.ts';
 import type { OperationsApi } from './operations.ts';
 import { OPERATIONS_CALLS } from './operations-calls.ts';
 import type { StateApi } from './state.ts';
@@ -45,6 +47,7 @@ export interface EngineApi {
   state: StateApi;
   inspect: InspectApi;
   advice: AdviceApi;
+  logs: LogsApi;
 }
 
 export type EngineService = keyof EngineApi;
@@ -66,6 +69,7 @@ export const ENGINE_CALLS: { [S in EngineService]: Record<keyof EngineApi[S], Ca
   state: STATE_CALLS,
   inspect: INSPECT_CALLS,
   advice: ADVICE_CALLS,
+  logs: LOGS_CALLS,
 };
 
 /** A call as it crosses the bridge: `service.method`, e.g. `jobs.graph`. */

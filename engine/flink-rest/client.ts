@@ -4,7 +4,8 @@ import tls from 'node:tls';
 import axios, { type AxiosInstance } from 'axios';
 import type { z } from 'zod';
 import { bodyFailure, BodyDeadline, BodyTooLarge, EngineError, fromHttpStatus, fromRequestFailure, redirectRefused, tooLarge } from './errors.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES, fillPath, type EndpointSpec } from './endpoints.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, fillPath, type EndpointSpec, type TextEndpointSpec } from './endpoints.ts';
+import { readRange, scanStream, type ScanResult, type TextPage, type TextRange } from './read-text.ts';
 import { PriorityLimit, type RequestPriority } from './priority-limit.ts';
 
 export type ClientAuth =
@@ -136,14 +137,58 @@ export class FlinkRestClient {
     });
   }
 
+  /**
+   * Reads a plain-text file Flink serves (a log, stdout) from byte `range.offset`, at most `range.length` bytes, never
+   * the whole file into memory: Flink sends every file whole (no Range support on any version), so the bytes before
+   * the offset are skipped as they stream by and the request ends once the page is read.
+   */
+  readText(spec: TextEndpointSpec, params: Record<string, string>, range: TextRange, options: RequestOptions = {}): Promise<TextPage> {
+    const endpoint = `${spec.method} ${spec.path}`;
+    return this.limit.run(options.priority ?? 'page', async () => {
+      if (options.signal?.aborted) {
+        throw new EngineError('timeout', `${endpoint} on ${this.baseUrl} was not sent: the deadline of the refresh it belongs to passed while it waited its turn.`, { endpoint });
+      }
+      const { page } = await this.exchange(spec, fillPath(spec.path, params), undefined, options, endpoint, (stream, deadline, declared) => readRange(stream, range, deadline, declared));
+      return page;
+    });
+  }
+
+  /**
+   * Streams a plain-text file Flink serves through `visit`, chunk by chunk, until `visit` returns false, the file
+   * ends or `maxBytes` went by. The request's deadline covers the whole scan.
+   */
+  scanText(spec: TextEndpointSpec, params: Record<string, string>, maxBytes: number, visit: (chunk: Buffer) => boolean, options: RequestOptions = {}): Promise<ScanResult> {
+    const endpoint = `${spec.method} ${spec.path}`;
+    return this.limit.run(options.priority ?? 'page', async () => {
+      const { page } = await this.exchange(spec, fillPath(spec.path, params), undefined, options, endpoint, (stream, deadline) => scanStream(stream, maxBytes, deadline, visit));
+      return page;
+    });
+  }
+
   /** One request and its redirects within the origin; the body as text of a 2xx answer, or the error. */
-  private async exchange(
+  private exchange(
     spec: EndpointSpec<unknown>,
     path: string,
     query: Record<string, string> | undefined,
     options: RequestOptions,
     endpoint: string,
-  ): Promise<{ text: string; contentType: string }> {
+  ): Promise<{ text: string; contentType: string }>;
+  private exchange<P>(
+    spec: EndpointSpec<unknown>,
+    path: string,
+    query: Record<string, string> | undefined,
+    options: RequestOptions,
+    endpoint: string,
+    readPage: (stream: Readable, deadline: AbortSignal, declaredBytes: number) => Promise<P>,
+  ): Promise<{ page: P; contentType: string }>;
+  private async exchange<P>(
+    spec: EndpointSpec<unknown>,
+    path: string,
+    query: Record<string, string> | undefined,
+    options: RequestOptions,
+    endpoint: string,
+    readPage?: (stream: Readable, deadline: AbortSignal, declaredBytes: number) => Promise<P>,
+  ): Promise<{ text?: string; page?: P; contentType: string }> {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     const callerGaveUp = () => deadline.abort();
@@ -185,6 +230,18 @@ export class FlinkRestClient {
           if (status === 303) method = 'GET';
           continue;
         }
+        const contentType = String(response.headers['content-type'] ?? '');
+        if (readPage && status >= 200 && status < 300) {
+          if (/text\/html/i.test(contentType)) {
+            stream.destroy();
+            throw new EngineError('not-flink', `${this.baseUrl} answered ${endpoint} with an HTML page, not a Flink file: is this the JobManager's REST URL?`, { endpoint });
+          }
+          const page = await readPage(stream, deadline.signal, Number(response.headers['content-length'])).catch((error: unknown) => {
+            throw bodyFailure(error, { endpoint, baseUrl: this.baseUrl, status, timeoutMs: this.timeoutMs, maxBytes });
+          });
+          count((page as { bytesRead?: number }).bytesRead ?? 0, 0);
+          return { page, contentType };
+        }
         const declared = Number(response.headers['content-length']);
         if (Number.isFinite(declared) && declared > maxBytes) {
           stream.destroy();
@@ -195,7 +252,7 @@ export class FlinkRestClient {
         });
         count(Buffer.byteLength(text), 0);
         if (status < 200 || status >= 300) throw fromHttpStatus(status, text, endpoint, this.baseUrl);
-        return { text, contentType: String(response.headers['content-type'] ?? '') };
+        return { text, contentType };
       }
     } finally {
       clearTimeout(timer);

@@ -85,3 +85,8 @@ export function fillPath(template: string, params: Record<string, string>): stri
     return encodeURIComponent(value);
   });
 }
+
+/** A plain-text file Flink serves whole (`text/plain`, a log or stdout): read in pages by `FlinkRestClient.readText`. */
+export interface TextEndpointSpec extends EndpointSpec<unknown> {
+  text: true;
+}

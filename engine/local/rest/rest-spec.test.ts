@@ -9,6 +9,7 @@ import { endpoints } from '../../flink-rest/endpoints.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../start-local-engine.ts';
 import { ManualClock } from '../time/clock.ts';
 import { specHasOperation, validateAgainstSpec } from '../rest-spec/validate-against-spec.ts';
+import { LOG_ROUTES } from './log-routes.ts';
 import { EXTRA_ROUTES, ROUTES } from './server.ts';
 
 /**
@@ -154,7 +155,8 @@ describe.each(['manual', 'real'] as const)('the REST API against the official Fl
     expect([state(ids.running), state(ids.failed), state(ids.canceled), state(ids.finished)]).toEqual(['RUNNING', 'FAILED', 'CANCELED', 'FINISHED']);
   });
 
-  for (const route of ROUTES.filter((r) => r.method === 'GET')) {
+  // The log files are plain text (untyped handlers, not in the spec); the lists and thread dumps are checked.
+  for (const route of [...ROUTES, ...LOG_ROUTES.filter((r) => specOperation('GET', r.path))].filter((r) => r.method === 'GET')) {
     it(`GET ${route.path}`, async () => {
       expect(specOperation('GET', route.path), 'route exists in the spec').toBe(true);
       for (const { url, status: expected } of urlsFor(route.path)) {

@@ -21,6 +21,7 @@ import { answerClientErrors, flinkErrorHandler, internalErrorBody } from './erro
 import * as ops from './job-operations.ts';
 import { OperationError, type OperationResult } from './job-operations.ts';
 import { requestGuard, type RequestGuardOptions } from './request-guard.ts';
+import { LOG_ROUTES } from './log-routes.ts';
 import { rescaleRoutes } from './rescales.ts';
 import * as views from './views.ts';
 
@@ -46,7 +47,8 @@ interface HandlerContext {
   address: string;
 }
 
-type Handler = (ctx: HandlerContext) => { status?: number; body: unknown };
+/** `text`: the body is a file's content, sent as `text/plain` (Flink's file handlers), not JSON. */
+type Handler = (ctx: HandlerContext) => { status?: number; body: unknown; text?: true };
 
 /** One route: Flink's `XxxHeaders` (method + URL template) with its handler. */
 export interface RouteSpec {
@@ -471,7 +473,8 @@ export function createRestApp(engine: LocalEngine, options: RequestGuardOptions 
             body,
             address: `http://${req.headers.host ?? '127.0.0.1'}`,
           });
-          res.status(result.status ?? 200).json(result.body);
+          if (result.text) res.status(result.status ?? 200).type('text/plain').send(result.body as string);
+          else res.status(result.status ?? 200).json(result.body);
         } catch (error) {
           if (error instanceof RestError) res.status(error.status).json(error.body);
           else res.status(500).json(internalErrorBody(error));
@@ -484,6 +487,8 @@ export function createRestApp(engine: LocalEngine, options: RequestGuardOptions 
   // Flink 2.3 added the rescale history; an engine claiming an older Flink answers 404 there (rescales.ts).
   mount('', rescaleRoutes(job));
   mount('/v1', rescaleRoutes(job));
+  mount('', LOG_ROUTES);
+  mount('/v1', LOG_ROUTES);
   mount('', EXTRA_ROUTES);
   app.use((req, res) => {
     res.status(404).json({ errors: [`Not found: ${req.path}`] });

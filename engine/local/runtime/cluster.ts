@@ -2,7 +2,9 @@ import type { StreamGraph } from '../api/datastream.ts';
 import { murmur3x64_128Hex } from '../../analysis/key-groups/murmur.ts';
 import type { ManualClock } from '../time/clock.ts';
 import { VirtualScheduler } from '../time/scheduler.ts';
-import { JobExecution, newJobId, type JobHost, type JobOptions, type SlotRef } from './job.ts';
+import { ClusterLogs } from '../logs/cluster-logs.ts';
+import { JobExecution, newJobId, type JobHost, type JobOptions, type JobStatus, type SlotRef } from './job.ts';
+import type { ExecutionState, Task } from './task.ts';
 import { DEFAULT_NETWORK_CONFIG, type NetworkConfig } from './network.ts';
 
 export interface ClusterOptions {
@@ -55,12 +57,15 @@ export class LocalCluster implements JobHost {
   readonly stepMs: number;
   readonly maxPassesPerStep: number;
   readonly slotsPerTaskManager: number;
+  /** What its JobManager and TaskManagers log. */
+  readonly logs: ClusterLogs;
   private running: JobExecution[] = [];
 
   constructor(options: ClusterOptions) {
     this.clock = options.clock;
     this.scheduler = new VirtualScheduler(this.clock);
     this.startTime = this.clock.now();
+    this.logs = new ClusterLogs(this.startTime);
     this.network = { ...DEFAULT_NETWORK_CONFIG, ...options.network };
     this.stepMs = options.stepMs ?? 10;
     this.maxPassesPerStep = options.maxPassesPerStep ?? 64;
@@ -72,6 +77,12 @@ export class LocalCluster implements JobHost {
   }
 
   private newTaskManager(index: number, generation: number): TaskManager {
+    const tm = this.describeTaskManager(index, generation);
+    this.logs.taskManagerRegistered(tm.id, tm.index, tm.rpcPort, tm.registeredAt);
+    return tm;
+  }
+
+  private describeTaskManager(index: number, generation: number): TaskManager {
     return {
       id: murmur3x64_128Hex(generation === 0 ? `local-engine/taskmanager/${index}` : `local-engine/taskmanager/${index}/${generation}`),
       index,
@@ -136,6 +147,14 @@ export class LocalCluster implements JobHost {
     for (const tm of this.taskManagers) tm.slots = tm.slots.map((s) => (s === jobId ? null : s));
   }
 
+  onTaskState(_job: JobExecution, task: Task, from: ExecutionState, to: ExecutionState, now: number): void {
+    this.logs.taskState(task, from, to, now);
+  }
+
+  onJobStatus(job: JobExecution, from: JobStatus, to: JobStatus, now: number): void {
+    this.logs.jobStatus(job.name, job.jobId, from, to, now);
+  }
+
   onTerminal(job: JobExecution): void {
     this.releaseSlots(job.jobId);
     this.running = this.running.filter((j) => j !== job);
@@ -155,6 +174,7 @@ export class LocalCluster implements JobHost {
     if (index < 0) throw new Error(`Could not find TaskExecutor ${taskManagerId}.`);
     const [tm] = this.taskManagers.splice(index, 1);
     const affected = [...new Set(tm.slots.filter((s): s is string => s !== null))];
+    this.logs.taskManagerLost(tm.id, this.clock.now());
     for (const jobId of affected) this.jobs.get(jobId)?.onTaskManagerLost(tm.id);
     let restartsAt: number | null = null;
     if (this.taskManagerRestartDelayMs !== null) {

@@ -100,6 +100,10 @@ export interface JobHost {
   allocateSlots(jobId: string, count: number): SlotRef[] | undefined;
   releaseSlots(jobId: string): void;
   onTerminal(job: JobExecution): void;
+  /** A subtask of the job changed state (what its TaskManager and the JobManager log). */
+  onTaskState?(job: JobExecution, task: Task, from: ExecutionState, to: ExecutionState, now: number): void;
+  /** The job changed status (what the JobManager logs). */
+  onJobStatus?(job: JobExecution, from: JobStatus, to: JobStatus, now: number): void;
 }
 
 /** One job vertex at runtime: its subtasks. */
@@ -268,7 +272,9 @@ export class JobExecution implements CheckpointedJob {
   }
 
   private setStatus(status: JobStatus, now: number): void {
+    const from = this.status;
     this.status = status;
+    if (from !== status) this.host.onJobStatus?.(this, from, status, now);
     this.statusTimestamps[status] = now;
   }
 
@@ -340,6 +346,7 @@ export class JobExecution implements CheckpointedJob {
           task = new StreamInputTask(identity, this.network);
         }
         task.measureCpu = this.options.measureCpu ?? false;
+        task.stateListener = (t, from, to, at) => this.host.onTaskState?.(this, t, from, to, at);
         this.buildChain(task, vertex, i);
         tasks.push(task);
         this.tasks.push(task);

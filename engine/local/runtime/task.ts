@@ -208,6 +208,9 @@ export abstract class Task implements OutputOwner {
   /** Set by the job when checkpointing is possible. */
   checkpointHost: TaskCheckpointHost | undefined;
 
+  /** Told of each state change (the job sets it: the processes' logs are written from here). */
+  stateListener: ((task: Task, from: ExecutionState, to: ExecutionState, now: number) => void) | undefined;
+
   constructor(readonly identity: TaskIdentity) {}
 
   get head(): OperatorHandle {
@@ -215,7 +218,9 @@ export abstract class Task implements OutputOwner {
   }
 
   setState(state: ExecutionState, now: number): void {
+    const from = this.state;
     this.state = state;
+    if (from !== state) this.stateListener?.(this, from, state, now);
     this.stateTimestamps[state] = now;
     if (state === 'RUNNING' && this.startTime < 0) this.startTime = now;
     if ((state === 'FINISHED' || state === 'CANCELED' || state === 'FAILED') && this.endTime < 0) this.endTime = now;
@@ -223,6 +228,13 @@ export abstract class Task implements OutputOwner {
 
   get isRunning(): boolean {
     return this.state === 'RUNNING';
+  }
+
+  /** What the task's thread did at the end of the last step: worked it through, waited for input, or for buffers. */
+  get lastStepActivity(): 'busy' | 'idle' | 'back-pressured' {
+    if (this.lastAccounted === BLOCKED_ON_OUTPUT) return 'back-pressured';
+    if (this.lastAccounted === BLOCKED_ON_INPUT) return 'idle';
+    return 'busy';
   }
 
   beginStep(stepStart: number, dt: number): void {

@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { VertexSubtasks } from '../../../engine/contracts/jobs';
+import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/jobs';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { isNotFound } from '../../components/errors';
@@ -15,6 +15,8 @@ import { INITIAL_RATE_STATE, nextRateState, type RateState } from './subtaskRate
 import { nextTableRows, sameDayNow } from './subtaskRows';
 import { SubtasksTable } from './SubtasksTable';
 import { useJobsApi } from '../jobs/api';
+import { LogsPanel } from '../logs/LogsPanel';
+import { SubtaskLogLink, taskName } from '../logs/subtaskLogLink';
 
 /** A vertex's subtasks, polled while open; closing the panel unmounts it and its polling stops. */
 export function SubtasksPanel({
@@ -51,6 +53,15 @@ export function SubtasksPanel({
   const deferredQuery = useDeferredValue(query);
   const rows = useSubtaskTableRows(poll.data, sort, deferredQuery);
   const name = poll.data?.name ?? vertexName ?? vertexId;
+  // A subtask's TaskManager log, filtered to its task's lines: opened from its row.
+  const [logOf, setLogOf] = useState<{ taskManagerId: string; task: string } | null>(null);
+  const parallelism = poll.data?.parallelism ?? null;
+  const openLog = useMemo(
+    () => (row: SubtaskRow) => {
+      if (row.taskManagerId && parallelism !== null) setLogOf({ taskManagerId: row.taskManagerId, task: taskName(name, row.index, parallelism, row.attempt) });
+    },
+    [name, parallelism],
+  );
   const dayRef = useRef<number | null>(null);
   dayRef.current = poll.data ? sameDayNow(dayRef.current, poll.data.fetchedAt) : dayRef.current;
 
@@ -98,9 +109,12 @@ export function SubtasksPanel({
               {rows.length === poll.data.subtasks.length ? `${rows.length} subtasks` : `${rows.length} of ${poll.data.subtasks.length} subtasks`}
             </span>
           </div>
-          <SubtasksTable rows={rows} sort={sort} onSort={(column) => setSort((s) => nextSort(s, column))} now={dayRef.current ?? poll.data.fetchedAt} stale={poll.stale} markedSubtask={markedSubtask} />
+          <SubtaskLogLink.Provider value={openLog}>
+            <SubtasksTable rows={rows} sort={sort} onSort={(column) => setSort((s) => nextSort(s, column))} now={dayRef.current ?? poll.data.fetchedAt} stale={poll.stale} markedSubtask={markedSubtask} />
+          </SubtaskLogLink.Provider>
         </>
       ) : null}
+      {logOf ? <LogsPanel key={`${logOf.taskManagerId}/${logOf.task}`} clusterId={clusterId} processId={logOf.taskManagerId} task={logOf.task} onClose={() => setLogOf(null)} /> : null}
     </Panel>
   );
 }

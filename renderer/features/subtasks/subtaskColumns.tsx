@@ -5,6 +5,8 @@ import { StateBadge } from '../../components/StateBadge';
 import { BACKPRESSURE_LABEL } from '../job-graph/colors';
 import type { SubtaskRates } from './subtaskRates';
 import type { SubtaskColumn } from './sortSubtasks';
+import { useSubtaskLogLink } from '../logs/subtaskLogLink';
+import { testIds } from '../../testIds';
 
 /** One row of the table: Flink's figures for a subtask, and its rates since the previous refresh (null: none yet). */
 export interface SubtaskTableRow extends SubtaskRow {
@@ -30,6 +32,17 @@ export interface SubtaskColumnDef {
   render(row: SubtaskTableRow, now: number): ReactNode;
   /** The cell's tooltip: the full figure where the cell rounds it. */
   cellTitle?(row: SubtaskTableRow): string | undefined;
+}
+
+/** One click from the row to its TaskManager's log, filtered to its task's lines (where the table offers it). */
+function SubtaskLogButton({ row }: { row: SubtaskTableRow }): ReactNode {
+  const open = useSubtaskLogLink();
+  if (!open || !row.taskManagerId) return null;
+  return (
+    <button type="button" className="button button--tiny" onClick={() => open(row)} aria-label={`Log of subtask ${row.index}`} data-testid={testIds.logs.subtaskLog(row.index)}>
+      Log
+    </button>
+  );
 }
 
 /** A total since the subtask started, and its rate since the previous refresh beside it. */
@@ -151,7 +164,9 @@ export const SUBTASK_COLUMNS: readonly SubtaskColumnDef[] = [
     width: 200,
     render: (row) => (
       <span className="subtask-tm">
-        <span className="mono small nowrap">{row.endpoint ?? DASH}</span>
+        <span className="mono small nowrap">
+          {row.endpoint ?? DASH} <SubtaskLogButton row={row} />
+        </span>
         <span className="mono small muted truncate" title={row.taskManagerId ?? undefined}>
           {row.taskManagerId ?? DASH}
         </span>

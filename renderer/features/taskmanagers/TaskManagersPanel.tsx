@@ -11,6 +11,7 @@ import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { useClustersApi } from '../clusters/api';
 import { ProcessFiguresPanel } from '../inspect/ProcessFiguresPanel';
+import { LogsPanel } from '../logs/LogsPanel';
 
 /**
  * The cluster's TaskManagers. On the bundled local engine each can be killed, to rehearse a machine loss: the jobs
@@ -26,6 +27,8 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
   const [outcome, setOutcome] = useState<string | null>(null);
   // One process's memory at a time, read (2 requests a refresh) only while it is open.
   const [process, setProcess] = useState<string | null>(null);
+  // One process's logs and thread dump at a time, read only when asked.
+  const [logsOf, setLogsOf] = useState<string | null>(null);
 
   return (
     <>
@@ -34,9 +37,14 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
       poll={poll}
       testId={testIds.taskManagers.panel}
       actions={
-        <button type="button" className="button button--small" onClick={() => setProcess('jobmanager')} data-testid={testIds.inspect.processButton('jobmanager')}>
-          JobManager memory
-        </button>
+        <>
+          <button type="button" className="button button--small" onClick={() => setLogsOf('jobmanager')} data-testid={testIds.logs.open('jobmanager')}>
+            JobManager logs
+          </button>
+          <button type="button" className="button button--small" onClick={() => setProcess('jobmanager')} data-testid={testIds.inspect.processButton('jobmanager')}>
+            JobManager memory
+          </button>
+        </>
       }
     >
       <PollErrorBanner poll={poll} context="Loading the TaskManagers failed" />
@@ -71,6 +79,7 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
                 </th>
                 <th scope="col">Heartbeat</th>
                 <th scope="col">Memory, GC</th>
+                <th scope="col">Logs, threads</th>
                 {canKill ? <th scope="col">Rehearse a failure</th> : null}
               </tr>
             </thead>
@@ -106,6 +115,11 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
                       Details
                     </button>
                   </td>
+                  <td>
+                    <button type="button" className="button button--tiny" onClick={() => setLogsOf(tm.id)} aria-label={`Logs of TaskManager ${tm.id}`} data-testid={testIds.logs.open(tm.id)}>
+                      Logs
+                    </button>
+                  </td>
                   {canKill ? (
                     <td>
                       <KillTaskManager
@@ -127,6 +141,7 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
         <p className="muted">Loading TaskManagers…</p>
       ) : null}
     </Panel>
+    {logsOf ? <LogsPanel key={logsOf} clusterId={clusterId} processId={logsOf} onClose={() => setLogsOf(null)} /> : null}
     {process ? <ProcessFiguresPanel key={process} clusterId={clusterId} processId={process} refresh={refresh} onClose={() => setProcess(null)} /> : null}
     </>
   );

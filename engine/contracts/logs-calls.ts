@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { arg, call, type ServiceCalls } from './call-spec.ts';
+import type { LogFileRef, LogReadRequest, LogSearchRequest, LogsApi } from './logs.ts';
+
+/** The logs service's calls as the bridge checks them; the engine judges the ranges and the names. */
+
+const clusterId = arg('clusterId', z.string());
+const processId = arg('processId', z.string().max(256));
+const file: z.ZodType<LogFileRef> = z.union([
+  z.object({ kind: z.literal('log') }).strict(),
+  z.object({ kind: z.literal('stdout') }).strict(),
+  z.object({ kind: z.literal('file'), name: z.string().max(1024) }).strict(),
+]);
+const read: z.ZodType<LogReadRequest> = z.object({ file, offset: z.number().nullable(), length: z.number().optional() }).strict();
+const search: z.ZodType<LogSearchRequest> = z
+  .object({ file, text: z.string().max(1024).nullable(), task: z.string().max(1024).nullable(), maxScanBytes: z.number().optional(), maxMatches: z.number().optional() })
+  .strict();
+
+export const LOGS_CALLS: ServiceCalls<LogsApi> = {
+  list: call(clusterId, processId),
+  read: call(clusterId, processId, arg('request', read)),
+  search: call(clusterId, processId, arg('request', search)),
+  threadDump: call(clusterId, processId),
+};

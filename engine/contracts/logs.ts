@@ -1,0 +1,152 @@
+/**
+ * The logs service: the log files and thread dumps of the JobManager and of each TaskManager, as Flink's Web UI shows
+ * them, read on demand. A process is `"jobmanager"` or a TaskManager's resource id. Files are read in pages: Flink
+ * sends a file whole on every request (no Range support), so a page streams past the bytes before it and stops at its
+ * end; nothing holds a whole file. Text a cluster sent is made visible, never run: control characters and escape
+ * sequences arrive as their Unicode control pictures (ESC as `␛`), invalid UTF-8 as `�`.
+ */
+
+export interface LogsApi {
+  /** The files of the process's log directory (name, size, modified): 1 request. */
+  list(clusterId: string, processId: string): Promise<LogFileList>;
+  /** A page of a file: from `offset` (bytes), or the last `length` bytes when `offset` is null; 1 request. */
+  read(clusterId: string, processId: string, request: LogReadRequest): Promise<LogPage>;
+  /** The lines of a file that contain a text and/or belong to a task (`tenant-cost (13/32)#0`), scanned up to a byte cap: 1 request. */
+  search(clusterId: string, processId: string, request: LogSearchRequest): Promise<LogSearchResult>;
+  /** A fresh thread dump, grouped by state, the task threads named as their subtasks: 1 request. */
+  threadDump(clusterId: string, processId: string): Promise<ThreadDumpView>;
+}
+
+/** The current log (`/log`), the stdout (`/stdout`), or a file of the list by name (`/logs/:filename`). */
+export type LogFileRef = { kind: 'log' } | { kind: 'stdout' } | { kind: 'file'; name: string };
+
+/** The most one page may be: the Web UI and the peers cap a file at 16 MiB; a page is far smaller. */
+export const MAX_LOG_PAGE_BYTES = 4 * 1024 * 1024;
+/** A page's length when none is asked. */
+export const DEFAULT_LOG_PAGE_BYTES = 256 * 1024;
+/** How much of a file a search reads at most when none is asked. */
+export const DEFAULT_LOG_SCAN_BYTES = 64 * 1024 * 1024;
+/** The most a search may read: beyond it, download the file. */
+export const MAX_LOG_SCAN_BYTES = 512 * 1024 * 1024;
+/** The most lines a search returns. */
+export const MAX_LOG_MATCHES = 2000;
+
+export interface LogReadRequest {
+  file: LogFileRef;
+  /** Byte offset of the page; null = the file's last `length` bytes (the tail). */
+  offset: number | null;
+  /** Bytes at most. @default DEFAULT_LOG_PAGE_BYTES */
+  length?: number;
+}
+
+export interface LogSearchRequest {
+  file: LogFileRef;
+  /** Lines containing this text (case-insensitive); null = every line (with a task filter). */
+  text: string | null;
+  /** Lines of this task only (`Execution.getVertexWithAttempt()`, e.g. `tenant-cost (13/32)#0`), with their continuation lines. */
+  task: string | null;
+  /** Bytes read at most. @default DEFAULT_LOG_SCAN_BYTES */
+  maxScanBytes?: number;
+  /** Lines returned at most. @default MAX_LOG_MATCHES */
+  maxMatches?: number;
+}
+
+export interface LogFileInfo {
+  name: string;
+  size: number;
+  /** Epoch ms; null where the cluster does not say (older Flink). */
+  modifiedAt: number | null;
+}
+
+export interface LogFileList {
+  clusterId: string;
+  processId: string;
+  files: LogFileInfo[];
+  fetchedAt: number;
+}
+
+export interface LogLine {
+  /** 1-based line number in the file. */
+  number: number;
+  /** Byte offset of the line in the file. */
+  offset: number;
+  /** The line as text: control characters as control pictures, no line break. */
+  text: string;
+}
+
+export interface LogPage {
+  clusterId: string;
+  processId: string;
+  file: LogFileRef;
+  /** Where the page's first whole line starts (bytes). */
+  offset: number;
+  /** Where the next page starts: after the page's last whole line (follow polls from here). */
+  nextOffset: number;
+  lines: LogLine[];
+  /** The file's size as the cluster announced it, or as it streamed by; null when unknown. */
+  fileBytes: number | null;
+  /** The page reaches the end of the file. */
+  endOfFile: boolean;
+  /** A line longer than the page was cut: the page ends inside it. */
+  cutLine: boolean;
+  fetchedAt: number;
+}
+
+export interface LogSearchResult {
+  clusterId: string;
+  processId: string;
+  file: LogFileRef;
+  matches: LogLine[];
+  /** Bytes read. */
+  scannedBytes: number;
+  /** The whole file was read (false: the scan stopped at its cap, or at `maxMatches`). */
+  complete: boolean;
+  /** Lines read. */
+  scannedLines: number;
+  fetchedAt: number;
+}
+
+/** Java's `Thread.State`, and `unknown` for a line the console could not read. */
+export type ThreadState = 'RUNNABLE' | 'BLOCKED' | 'WAITING' | 'TIMED_WAITING' | 'NEW' | 'TERMINATED' | 'unknown';
+export const THREAD_STATES: readonly ThreadState[] = ['RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING', 'NEW', 'TERMINATED', 'unknown'];
+
+/**
+ * The subtask a thread works for, read from its name: the task's own thread is named `<vertex name> (<i+1>/<p>)#<attempt>`;
+ * its helpers carry that name after theirs (`OutputFlusher for throttle (1/2)#0`, `System Time Trigger for …`).
+ */
+export interface ThreadTask {
+  /** `task`: the task's own thread (where its operators run); `helper`: a thread working for it. */
+  role: 'task' | 'helper';
+  vertexName: string;
+  /** 0-based, as the console numbers subtasks. */
+  subtaskIndex: number;
+  parallelism: number;
+  attempt: number;
+}
+
+export interface ThreadView {
+  name: string;
+  /** The JVM's thread id; null when not readable. */
+  id: number | null;
+  state: ThreadState;
+  /** What it waits on or is blocked by (`java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject@1b2c`). */
+  lockName: string | null;
+  lockOwner: string | null;
+  /** Set when the thread is a task's thread. */
+  task: ThreadTask | null;
+  /** The stack, as Flink stringified it (first line included). */
+  stack: string;
+}
+
+export interface ThreadDumpView {
+  clusterId: string;
+  processId: string;
+  /** Every state with its threads, task threads first, in THREAD_STATES order; states without threads left out. */
+  groups: Array<{ state: ThreadState; threads: ThreadView[] }>;
+  threadCount: number;
+  /** The tasks' own threads (helpers not counted). */
+  taskThreadCount: number;
+  /** Said when the cluster is the local engine: what its threads are. */
+  note: string | null;
+  fetchedAt: number;
+}

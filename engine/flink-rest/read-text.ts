@@ -1,0 +1,191 @@
+import type { Readable } from 'node:stream';
+import { BodyDeadline } from './errors.ts';
+
+/**
+ * Reading a plain-text file Flink sends whole (a log, stdout) a page at a time: the bytes before the page stream by
+ * and are counted, not kept; the request ends once the page is read. `FlinkRestClient.readText` / `scanText` use these.
+ */
+
+/** Where a page of a text file starts (null: the file's last `length` bytes) and how long it may be (bytes). */
+export interface TextRange {
+  offset: number | null;
+  length: number;
+}
+
+/** A page of a text file: its bytes decoded (invalid UTF-8 as U+FFFD), and what is known of the rest. */
+export interface TextPage {
+  /** The page's bytes as UTF-8; a character cut at the page's end is left for the next page. */
+  text: string;
+  /** The page's bytes as they came (`text` decodes them). */
+  bytes: Buffer;
+  /** Where the page starts (bytes). */
+  offset: number;
+  /** The page's length in bytes (those decoded into `text`). */
+  length: number;
+  /** Line breaks before the page: its first line's number is this + 1 when it `startsLine`. */
+  linesBefore: number;
+  /** The page starts a line (at the file's start, or after a line break). */
+  startsLine: boolean;
+  /** The file's size: the announced length, or what streamed by when the file ended inside the page; null when unknown. */
+  fileBytes: number | null;
+  /** The file ended inside this page. */
+  endOfFile: boolean;
+  /** Bytes that crossed the wire (skipped ones included). */
+  bytesRead: number;
+}
+
+const NEWLINE = 0x0a;
+
+function countNewlines(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, i + 1)) n++;
+  return n;
+}
+
+/**
+ * Streams past `range.offset` and keeps at most `range.length` bytes after it, then ends the request; for the tail
+ * (`offset` null) it keeps the last `length` bytes as they stream by. Memory stays about one page whatever the file's
+ * size; line breaks streaming by are counted, so the page knows its line numbers.
+ */
+export function readRange(stream: Readable, range: TextRange, deadline: AbortSignal, declared: number): Promise<TextPage> {
+  return new Promise((resolve, reject) => {
+    const tail = range.offset === null;
+    const offset = range.offset ?? 0;
+    const end = offset + range.length;
+    let chunks: Buffer[] = [];
+    let kept = 0;
+    let position = 0;
+    let linesBefore = 0;
+    let lastSkipped = NEWLINE;
+    let done = false;
+    /** Tail: drop whole chunks from the front while the rest still holds `length` bytes. */
+    const dropFront = () => {
+      while (chunks.length > 1 && kept - chunks[0].length >= range.length) {
+        const dropped = chunks.shift()!;
+        kept -= dropped.length;
+        linesBefore += countNewlines(dropped);
+        lastSkipped = dropped[dropped.length - 1];
+      }
+    };
+    const finish = (error: Error | undefined, endOfFile: boolean) => {
+      if (done) return;
+      done = true;
+      deadline.removeEventListener('abort', onDeadline);
+      stream.off('data', onData);
+      if (error) {
+        stream.destroy();
+        reject(Object.assign(error, { bytesRead: position }));
+        return;
+      }
+      if (!endOfFile) stream.destroy();
+      let bytes = Buffer.concat(chunks);
+      chunks = [];
+      let start = offset;
+      if (tail && bytes.length > range.length) {
+        const cut = bytes.length - range.length;
+        linesBefore += countNewlines(bytes.subarray(0, cut));
+        lastSkipped = bytes[cut - 1];
+        bytes = bytes.subarray(cut);
+      }
+      if (tail) start = position - bytes.length;
+      // Keep whole characters: a UTF-8 sequence cut by the page's end starts the next page.
+      const length = endOfFile ? bytes.length : wholeCharacters(bytes);
+      resolve({
+        text: new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, length)),
+        bytes: bytes.subarray(0, length),
+        offset: start,
+        length,
+        linesBefore,
+        startsLine: start === 0 || lastSkipped === NEWLINE,
+        fileBytes: endOfFile ? position : Number.isFinite(declared) ? declared : null,
+        endOfFile,
+        bytesRead: position,
+      });
+    };
+    const onDeadline = () => finish(new BodyDeadline(position), false);
+    const onData = (chunk: Buffer) => {
+      const start = position;
+      position += chunk.length;
+      if (tail) {
+        chunks.push(chunk);
+        kept += chunk.length;
+        dropFront();
+        return;
+      }
+      if (position <= offset) {
+        linesBefore += countNewlines(chunk);
+        lastSkipped = chunk[chunk.length - 1];
+        return;
+      }
+      const from = Math.max(0, offset - start);
+      if (from > 0) {
+        linesBefore += countNewlines(chunk.subarray(0, from));
+        lastSkipped = chunk[from - 1];
+      }
+      chunks.push(chunk.subarray(from, Math.min(chunk.length, end - start)));
+      if (position >= end) finish(undefined, false);
+    };
+    if (deadline.aborted) return onDeadline();
+    deadline.addEventListener('abort', onDeadline, { once: true });
+    stream.on('data', onData);
+    stream.once('end', () => finish(undefined, true));
+    stream.once('error', (error: Error) => finish(deadline.aborted ? new BodyDeadline(position) : error, false));
+    stream.once('aborted', () => finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), false));
+  });
+}
+
+/**
+ * Streams a file's bytes to `visit` until it returns false, the file ends or `maxBytes` went by: a search reads a
+ * file of any size in one pass, holding one chunk at a time.
+ */
+export function scanStream(stream: Readable, maxBytes: number, deadline: AbortSignal, visit: (chunk: Buffer) => boolean): Promise<ScanResult> {
+  return new Promise((resolve, reject) => {
+    let position = 0;
+    let done = false;
+    const finish = (error: Error | undefined, endOfFile: boolean) => {
+      if (done) return;
+      done = true;
+      deadline.removeEventListener('abort', onDeadline);
+      stream.off('data', onData);
+      if (error) {
+        stream.destroy();
+        reject(Object.assign(error, { bytesRead: position }));
+        return;
+      }
+      if (!endOfFile) stream.destroy();
+      resolve({ bytesRead: position, endOfFile });
+    };
+    const onDeadline = () => finish(new BodyDeadline(position), false);
+    const onData = (chunk: Buffer) => {
+      const room = maxBytes - position;
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      position += part.length;
+      const more = visit(part);
+      if (!more || position >= maxBytes) finish(undefined, false);
+    };
+    if (deadline.aborted) return onDeadline();
+    deadline.addEventListener('abort', onDeadline, { once: true });
+    stream.on('data', onData);
+    stream.once('end', () => finish(undefined, true));
+    stream.once('error', (error: Error) => finish(deadline.aborted ? new BodyDeadline(position) : error, false));
+    stream.once('aborted', () => finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), false));
+  });
+}
+
+/** What a scan read. */
+export interface ScanResult {
+  bytesRead: number;
+  /** The file ended before the scan stopped. */
+  endOfFile: boolean;
+}
+
+/** The length of `bytes` without a trailing, incomplete UTF-8 sequence. */
+function wholeCharacters(bytes: Buffer): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back];
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return needed > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
+}
