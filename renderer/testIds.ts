@@ -224,6 +224,16 @@ export const testIds = {
     thread: 'logs-thread',
     taskThread: 'logs-task-thread',
   },
+  profiler: {
+    panel: 'profiler-panel',
+    unavailable: 'profiler-unavailable',
+    mode: 'profiler-mode',
+    duration: 'profiler-duration',
+    start: 'profiler-start',
+    list: 'profiler-list',
+    open: (fileName: string) => `profiler-open-${fileName}`,
+    result: 'profiler-result',
+  },
   jobTabs: {
     list: 'job-tabs',
     tab: (id: string) => `job-tab-${id}`,

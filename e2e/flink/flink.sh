@@ -252,7 +252,7 @@ java_opts_from_dist() {
 write_config() {
   local rest_port="$1" rpc_port="$2" blob_port="$3" prom_ports="${4:-}"
   local conf="$RUN_DIR/conf"
-  mkdir -p "$conf" "$RUN_DIR/log" "$RUN_DIR/pid" "$RUN_DIR/tmp/io" "$RUN_DIR/tmp/web" \
+  mkdir -p "$conf" "$RUN_DIR/log" "$RUN_DIR/pid" "$RUN_DIR/tmp/io" "$RUN_DIR/tmp/web" "$RUN_DIR/tmp/profiler" \
            "$RUN_DIR/tmp/blob" "$CKPT_DIR" "$SP_DIR"
   # logging config, masters/workers from the distribution
   local f
@@ -296,9 +296,10 @@ taskmanager.memory.managed.fraction: 0.2
 rest.address: 127.0.0.1
 rest.bind-address: 127.0.0.1
 rest.port: $rest_port
-# Flame graphs on 2.x, off on 1.x (Flink's default): the flame graph tests see both answers. Threads are sampled only
-# when a flame graph is asked for.
+# Flame graphs and the profiler (async-profiler, FLIP-375) on 2.x, off on 1.x (Flink's default): their tests see both
+# answers. Threads are sampled, and a process profiled, only when asked.
 $( [[ "$VERSION" == 1.* ]] && echo "rest.flamegraph.enabled: false" || echo "rest.flamegraph.enabled: true" )
+$( [[ "$VERSION" == 1.* ]] && echo "rest.profiling.enabled: false" || printf 'rest.profiling.enabled: true\nrest.profiling.dir: "%s"' "$RUN_DIR/tmp/profiler" )
 web.submit.enable: true
 web.cancel.enable: true
 web.tmpdir: "$RUN_DIR/tmp/web"

@@ -25,6 +25,7 @@ import { JobsService } from '../sampling/jobs-service.ts';
 import { StateService } from '../state/state-service.ts';
 import { InspectService } from '../inspect/inspect-service.ts';
 import { LogsService } from '../logs/logs-service.ts';
+import { ProfilerService } from '../profiler/profiler-service.ts';
 import { AppService } from './app-service.ts';
 
 export type { BuiltInCluster } from '../clusters/cluster-registry.ts';
@@ -99,6 +100,7 @@ export function createEngine(deps: EngineDeps): Engine {
     state: new StateService(registry, history),
     inspect: new InspectService(registry),
     logs: new LogsService(registry),
+    profiler: new ProfilerService(registry),
     advice: new AdviceService(registry, history, diagnosis),
     close: async () => {
       operations.close();

@@ -77,6 +77,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import('./flamegraph-command.ts').then((m) => m.registerFlameGraphCommand),
   },
   {
+    name: 'profile',
+    term: 'profile [options]',
+    description: "Profile the JobManager or a TaskManager with Flink's profiler (async-profiler, 1.19+): start one and show where its time went, list them, or open one",
+    load: () => import('./profile-command.ts').then((m) => m.registerProfileCommand),
+  },
+  {
     name: 'diagnose',
     term: 'diagnose [options]',
     description: 'Why is a job slow: the backpressure root cause, per-subtask skew and hot subtasks over a window',

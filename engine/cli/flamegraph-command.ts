@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { foldedStacks } from '../analysis/flame-graph.ts';
-import { FLAME_GRAPH_TYPES, type FlameGraphType, type FlameGraphView, type FlameNode } from '../contracts/flame-graph.ts';
+import { FLAME_GRAPH_TYPES, type FlameGraphType, type FlameGraphView } from '../contracts/flame-graph.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { fetchFlameGraph } from '../inspect/fetch-flame-graph.ts';
 import { fetchJobs } from '../sampling/cluster-views.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attach, resolveJob, withConnection, type ConnectionOptions } from './cluster-commands.ts';
-import { formatTable } from './format-table.ts';
+import { flameLines } from './format-flame.ts';
 import { printable, printableLines, terminalJson } from './terminal-text.ts';
 
 interface FlameGraphCommandOptions extends ConnectionOptions {
@@ -70,25 +70,8 @@ export function resolveVertex<V extends { id: string; name: string }>(vertices: 
   throw new CliError(EXIT.badArguments, `${chained.length > 1 ? 'More than one vertex chains' : 'The job has no vertex'} "${printable(idOrName)}": give its id. Its vertices: ${names}.`);
 }
 
-/** Pure: the hot frames and the heaviest stack, as the terminal shows them. Frame names are the cluster's: made printable. */
+/** Pure: the graph as the terminal shows it. Frame names are the cluster's: made printable. */
 export function formatFlameGraph(view: FlameGraphView, vertexName: string): string {
   const what = view.subtask === null ? `${printable(vertexName)} (all subtasks)` : `${printable(vertexName)} subtask ${view.subtask}`;
-  const lines = [`Flame graph (${view.type}) of ${what}`, printable(view.sentence), ''];
-  if (view.hotFrames.length > 0) {
-    lines.push('Most own time');
-    lines.push(formatTable(['SHARE', 'SAMPLES', 'ON STACK', 'FRAME'], view.hotFrames.slice(0, 10).map((f) => [`${(f.selfShare * 100).toFixed(1)}%`, String(f.selfSamples), String(f.totalSamples), printable(f.name)])).trimEnd());
-    lines.push('', 'Heaviest stack (the busiest callee at each level)');
-    for (const [depth, node] of heaviestPath(view.root!).entries()) lines.push(`${'  '.repeat(Math.min(depth, 40))}${printable(node.name)}  ${node.value}`);
-  }
-  if (view.truncated) lines.push('', 'The graph was larger than the console keeps: its deepest or last frames are left out.');
-  return lines.join('\n');
-}
-
-function heaviestPath(root: FlameNode): FlameNode[] {
-  const path: FlameNode[] = [];
-  for (let node = root; node.children.length > 0; ) {
-    node = node.children.reduce((a, b) => (b.value > a.value ? b : a));
-    path.push(node);
-  }
-  return path;
+  return [`Flame graph (${view.type}) of ${what}`, printable(view.sentence), '', ...flameLines(view)].join('\n');
 }

@@ -30,6 +30,8 @@ import { KAFKA_CALLS } from './kafka-calls.ts';
 import type { LogsApi } from './logs.ts';
 import { LOGS_CALLS } from './logs-calls.ts';
 import type { OperationsApi } from './operations.ts';
+import type { ProfilerApi } from './profiler.ts';
+import { PROFILER_CALLS } from './profiler-calls.ts';
 import { OPERATIONS_CALLS } from './operations-calls.ts';
 import type { StateApi } from './state.ts';
 import { STATE_CALLS } from './state-calls.ts';
@@ -46,6 +48,7 @@ export interface EngineApi {
   kafka: KafkaApi;
   state: StateApi;
   inspect: InspectApi;
+  profiler: ProfilerApi;
   advice: AdviceApi;
   logs: LogsApi;
 }
@@ -68,6 +71,7 @@ export const ENGINE_CALLS: { [S in EngineService]: Record<keyof EngineApi[S], Ca
   kafka: KAFKA_CALLS,
   state: STATE_CALLS,
   inspect: INSPECT_CALLS,
+  profiler: PROFILER_CALLS,
   advice: ADVICE_CALLS,
   logs: LOGS_CALLS,
 };

@@ -5,7 +5,7 @@ import { engineJson, expect, test } from '../../support/console';
 /**
  * The Inspect tab on the bundled local engine: the vertex's low-watermark subtask as the engine's own REST names it,
  * the timeline of its subtasks' states, its accumulators, its flame graph (none: the engine answers as a Flink without
- * them), the configuration with a filter, and a TaskManager's memory.
+ * them), the configuration with a filter, and a TaskManager's memory (and why it has no profiler).
  */
 test.use({ withLocalEngine: true });
 
@@ -51,4 +51,6 @@ test('a vertex\'s watermarks, timeline and accumulators, the configuration, and 
   await expect(memory).toContainText('Heap');
   await expect(memory).toContainText('Node.js process');
   await expect(memory).toContainText('Network buffers');
+  // Beside it, the profiler: the engine is no JVM, and says so rather than how to turn a setting on.
+  await expect(page.getByTestId(testIds.profiler.unavailable)).toHaveText(/^The local engine has no profiler/);
 });

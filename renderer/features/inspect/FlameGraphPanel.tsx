@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { ErrorInfo } from '../../../engine/contracts/errors';
 import { FLAME_GRAPH_TYPES, type FlameGraphType, type FlameGraphView } from '../../../engine/contracts/flame-graph';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -7,10 +7,9 @@ import { formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
 import { testIds } from '../../testIds';
 import { useInspectApi } from './api';
-import { flameBars } from './flameLayout';
+import { FlameBars, HotFrames } from './FlameBars';
 
 const TYPE_LABEL: Record<FlameGraphType, string> = { full: 'All threads', 'on-cpu': 'On-CPU', 'off-cpu': 'Off-CPU' };
-const ROW_PX = 18;
 
 /**
  * Flink's flame graph of the vertex or one subtask, asked for when the panel opens or the choice changes (each ask
@@ -89,63 +88,8 @@ export function FlameGraphPanel({ clusterId, jobId, vertexId, parallelism, initi
       <p className="flame-sentence" data-testid={testIds.inspect.flameSentence} data-status={view?.status ?? (loading ? 'loading' : 'error')}>
         {view ? view.sentence : loading ? 'Asking Flink to sample the task threads (about 5 s)…' : null}
       </p>
-      {view?.root ? <FlameBars view={view} focus={focus} search={search} onFocus={setFocus} /> : null}
-      {view && view.hotFrames.length > 0 ? <HotFrames view={view} /> : null}
+      {view?.root ? <FlameBars graph={view} focus={focus} search={search} onFocus={setFocus} /> : null}
+      {view && view.hotFrames.length > 0 ? <HotFrames graph={view} /> : null}
     </Panel>
-  );
-}
-
-function FlameBars({ view, focus, search, onFocus }: { view: FlameGraphView; focus: string; search: string; onFocus: (path: string) => void }): ReactNode {
-  const { bars, matchedSamples } = useMemo(() => flameBars(view.root!, focus, search), [view.root, focus, search]);
-  const depth = bars.reduce((d, b) => Math.max(d, b.depth), 0) + 1;
-  return (
-    <>
-      {search.trim() !== '' ? (
-        <p className="muted small" data-testid={testIds.inspect.flameMatches}>
-          “{search.trim()}”: {matchedSamples} of {view.samples} samples ({view.samples > 0 ? Math.round((matchedSamples / view.samples) * 100) : 0}%)
-        </p>
-      ) : null}
-      <div className="flame" style={{ height: depth * ROW_PX }} role="tree" aria-label="Flame graph: the root on top, callees below; click a frame to zoom">
-        {bars.map((bar) => (
-          <button
-            type="button"
-            key={bar.path}
-            className={`flame__bar${bar.matched ? ' flame__bar--matched' : ''}`}
-            style={{ left: `${bar.x * 100}%`, width: `${bar.width * 100}%`, top: bar.depth * ROW_PX }}
-            title={`${bar.name}\n${bar.value} samples (${((bar.value / Math.max(1, view.samples)) * 100).toFixed(1)}%)`}
-            onClick={() => onFocus(bar.path)}
-            data-testid={testIds.inspect.flameBar(bar.path)}
-            data-name={bar.name}
-          >
-            {bar.name}
-          </button>
-        ))}
-      </div>
-      {view.truncated ? <p className="muted small">The graph was larger than the console keeps: its deepest or last frames are left out.</p> : null}
-    </>
-  );
-}
-
-function HotFrames({ view }: { view: FlameGraphView }): ReactNode {
-  return (
-    <table className="table table--compact" data-testid={testIds.inspect.flameHotFrames}>
-      <caption className="muted small">Most own time (the frame at the top of the stack)</caption>
-      <thead>
-        <tr>
-          <th>Frame</th>
-          <th className="num">Own</th>
-          <th className="num">On stack</th>
-        </tr>
-      </thead>
-      <tbody>
-        {view.hotFrames.slice(0, 10).map((f) => (
-          <tr key={f.name}>
-            <td className="mono">{f.name}</td>
-            <td className="num">{(f.selfShare * 100).toFixed(1)}%</td>
-            <td className="num">{f.totalSamples}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

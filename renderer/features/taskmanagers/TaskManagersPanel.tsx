@@ -12,6 +12,7 @@ import { testIds } from '../../testIds';
 import { useClustersApi } from '../clusters/api';
 import { ProcessFiguresPanel } from '../inspect/ProcessFiguresPanel';
 import { LogsPanel } from '../logs/LogsPanel';
+import { ProfilerPanel } from '../profiler/ProfilerPanel';
 
 /**
  * The cluster's TaskManagers. On the bundled local engine each can be killed, to rehearse a machine loss: the jobs
@@ -143,6 +144,7 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
     </Panel>
     {logsOf ? <LogsPanel key={logsOf} clusterId={clusterId} processId={logsOf} onClose={() => setLogsOf(null)} /> : null}
     {process ? <ProcessFiguresPanel key={process} clusterId={clusterId} processId={process} refresh={refresh} onClose={() => setProcess(null)} /> : null}
+    {process ? <ProfilerPanel key={`profiler/${process}`} clusterId={clusterId} processId={process} /> : null}
     </>
   );
 }
