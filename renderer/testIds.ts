@@ -89,6 +89,8 @@ export const testIds = {
     row: (vertexId: string) => `vertex-list-row-${vertexId}`,
   },
   exceptions: {
+    taskManagerLog: 'exceptions-taskmanager-log',
+    jobManagerLog: 'exceptions-jobmanager-log',
     panel: 'exceptions-panel',
     empty: 'exceptions-empty',
     entry: (index: number) => `exception-entry-${index}`,

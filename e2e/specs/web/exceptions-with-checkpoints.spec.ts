@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startLocalEngineProcess, type LocalEngineProcess } from '../../../engine/app/local-engine-process';
 import { testIds } from '../../../renderer/testIds';
+import { LogsPanel } from '../../pages/LogsPanel';
 import { expect, test } from '../../support/console';
 import { ROOT } from '../../support/paths';
 
@@ -69,6 +70,11 @@ test('a TaskManager lost with checkpoints on: the job restarts, and the Exceptio
   await expect(root).toContainText(`TaskManager with id ${victim.id} is no longer reachable.`);
   await expect(root).toContainText('Root exception');
   await expect(root.getByTestId(testIds.exceptions.stack).locator('pre')).toBeHidden();
+  // A global failure (no task): the JobManager's log, which outlives the TaskManager, says when it lost it.
+  await root.getByTestId(testIds.exceptions.jobManagerLog).click();
+  const logs = new LogsPanel(page);
+  await expect(logs.root).toBeVisible();
+  await expect(logs.lines.filter({ hasText: victim.id }).first()).toBeVisible({ timeout: 15_000 });
 
   // It runs again: the notice goes, the rates come back once the JobManager has samples of the new attempt.
   await expect(async () => {

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { JobExceptionEntry, JobExceptionInfo, JobExceptions } from '../../../engine/contracts/jobs';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
@@ -7,6 +7,7 @@ import { formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
+import { LogsPanel } from '../logs/LogsPanel';
 import { shortClassName } from './exceptions';
 import { useJobsApi } from '../jobs/api';
 
@@ -25,6 +26,7 @@ export function ExceptionsPanel({ clusterId, jobId, refresh }: { clusterId: stri
     stopWhen: isNotFound,
   });
   const history = poll.data;
+  const [logOf, setLogOf] = useState<LogTarget | null>(null);
 
   return (
     <Panel title="Exceptions" poll={poll} testId={testIds.exceptions.panel} className="exceptions-panel">
@@ -32,15 +34,22 @@ export function ExceptionsPanel({ clusterId, jobId, refresh }: { clusterId: stri
       {history == null && !poll.error ? <p className="muted">Loading the exception history…</p> : null}
       {history ? (
         <div className={poll.stale ? 'is-stale' : undefined}>
-          <ExceptionHistory entries={history.entries} truncated={history.truncated} />
+          <ExceptionHistory entries={history.entries} truncated={history.truncated} onOpenLog={setLogOf} />
         </div>
       ) : null}
+      {logOf ? <LogsPanel key={`${logOf.processId}/${logOf.task ?? ''}`} clusterId={clusterId} processId={logOf.processId} task={logOf.task} onClose={() => setLogOf(null)} /> : null}
     </Panel>
   );
 }
 
+/** A log to open from an exception: the failed task's lines in its TaskManager's log or the JobManager's. */
+export interface LogTarget {
+  processId: string;
+  task: string | null;
+}
+
 /** The history itself, newest first: the root exception of the latest failure, then the earlier ones. */
-export function ExceptionHistory({ entries, truncated }: Pick<JobExceptions, 'entries' | 'truncated'>): ReactNode {
+export function ExceptionHistory({ entries, truncated, onOpenLog }: Pick<JobExceptions, 'entries' | 'truncated'> & { onOpenLog?: (target: LogTarget) => void }): ReactNode {
   if (entries.length === 0) {
     return (
       <p className="empty" data-testid={testIds.exceptions.empty}>
@@ -52,7 +61,7 @@ export function ExceptionHistory({ entries, truncated }: Pick<JobExceptions, 'en
     <>
       <ol className="exception-list">
         {entries.map((entry, i) => (
-          <ExceptionEntry key={`${entry.timestamp}-${i}`} entry={entry} index={i} />
+          <ExceptionEntry key={`${entry.timestamp}-${i}`} entry={entry} index={i} onOpenLog={onOpenLog} />
         ))}
       </ol>
       {truncated ? <p className="muted small">The cluster keeps more exceptions than these {entries.length}; older ones are left out.</p> : null}
@@ -60,7 +69,7 @@ export function ExceptionHistory({ entries, truncated }: Pick<JobExceptions, 'en
   );
 }
 
-function ExceptionEntry({ entry, index }: { entry: JobExceptionEntry; index: number }): ReactNode {
+function ExceptionEntry({ entry, index, onOpenLog }: { entry: JobExceptionEntry; index: number; onOpenLog?: (target: LogTarget) => void }): ReactNode {
   const root = index === 0;
   return (
     <li className={`exception${root ? ' exception--root' : ''}`} data-testid={testIds.exceptions.entry(index)}>
@@ -74,7 +83,7 @@ function ExceptionEntry({ entry, index }: { entry: JobExceptionEntry; index: num
         </code>
       </div>
       <p className="exception__message">{entry.message || '(no message)'}</p>
-      <Where info={entry} />
+      <Where info={entry} onOpenLog={onOpenLog} />
       <StackTrace text={entry.stackTrace} />
       {entry.concurrent.length > 0 ? (
         <details className="exception__concurrent" data-testid={testIds.exceptions.concurrent}>
@@ -91,7 +100,7 @@ function ExceptionEntry({ entry, index }: { entry: JobExceptionEntry; index: num
                   </code>
                 </div>
                 <p className="exception__message">{c.message || '(no message)'}</p>
-                <Where info={c} />
+                <Where info={c} onOpenLog={onOpenLog} />
                 <StackTrace text={c.stackTrace} />
               </li>
             ))}
@@ -102,10 +111,26 @@ function ExceptionEntry({ entry, index }: { entry: JobExceptionEntry; index: num
   );
 }
 
-/** Task, subtask, TaskManager and endpoint; a failure without a task (a lost TaskManager, a JobManager error) says so. */
-function Where({ info }: { info: JobExceptionInfo }): ReactNode {
+/**
+ * Task, subtask, TaskManager and endpoint; a failure without a task (a lost TaskManager, a JobManager error) says so.
+ * The failed task's lines are a click away in its TaskManager's log (while it runs) and in the JobManager's, which
+ * logs every task's state changes and outlives a lost TaskManager; a global failure, the JobManager's log.
+ */
+function Where({ info, onOpenLog }: { info: JobExceptionInfo; onOpenLog?: (target: LogTarget) => void }): ReactNode {
   return (
     <dl className="exception__where">
+      {onOpenLog ? (
+        <div className="exception__logs">
+          {info.taskManagerId !== null && info.taskName !== null ? (
+            <button type="button" className="button button--tiny" onClick={() => onOpenLog({ processId: info.taskManagerId!, task: info.taskName })} data-testid={testIds.exceptions.taskManagerLog}>
+              Its TaskManager's log
+            </button>
+          ) : null}{' '}
+          <button type="button" className="button button--tiny" onClick={() => onOpenLog({ processId: 'jobmanager', task: info.taskName })} data-testid={testIds.exceptions.jobManagerLog}>
+            {info.taskName !== null ? "The JobManager's log of it" : "The JobManager's log"}
+          </button>
+        </div>
+      ) : null}
       <div>
         <dt>Task</dt>
         <dd>{info.taskName === null ? <span className="muted">global failure (no task)</span> : (info.vertexName ?? info.taskName)}</dd>
