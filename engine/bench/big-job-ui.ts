@@ -160,6 +160,21 @@ const PAGE_PROBES = () => {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
+  // What each long frame ran (Chromium's long-animation-frame entries): BENCH_LOAF=1 prints them for the idle phase.
+  const l = window as unknown as { __longFrames: Array<{ start: number; duration: number; blocking: number; render: number; scripts: Array<{ what: string; ms: number }> }> };
+  l.__longFrames = [];
+  type Frame = PerformanceEntry & { blockingDuration: number; renderStart: number; scripts: Array<{ duration: number; invoker: string; sourceFunctionName: string; sourceURL: string; sourceCharPosition: number }> };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Frame[]) {
+      l.__longFrames.push({
+        start: entry.startTime,
+        duration: entry.duration,
+        blocking: entry.blockingDuration,
+        render: entry.renderStart ? entry.startTime + entry.duration - entry.renderStart : 0,
+        scripts: entry.scripts.map((x) => ({ what: `${x.invoker} → ${x.sourceFunctionName || '?'} ${x.sourceURL.split('/').pop()}:${x.sourceCharPosition}`, ms: x.duration })),
+      });
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true });
 };
 
 /**
@@ -384,6 +399,14 @@ async function measure(browser: Browser, app: ConsoleApp, clusterId: string, ser
       IDLE_MS,
     ));
     const idleLongestTaskMs = await longestTaskSince(page, idleStart);
+    if (process.env.BENCH_LOAF) {
+      console.log(
+        await page.evaluate((t) => {
+          const frames = (window as unknown as { __longFrames: Array<{ start: number; duration: number; blocking: number; render: number; scripts: Array<{ what: string; ms: number }> }> }).__longFrames.filter((f) => f.start >= t && f.blocking > 0);
+          return frames.map((f) => `    long frame at ${((f.start - t) / 1000).toFixed(1)} s: ${f.duration.toFixed(0)} ms (blocking ${f.blocking.toFixed(0)}, render ${f.render.toFixed(0)})\n${f.scripts.map((x) => `      ${x.ms.toFixed(0).padStart(5)} ms ${x.what}`).join('\n')}`).join('\n');
+        }, idleStart),
+      );
+    }
     const idleLongTasks = await page.evaluate((t) => (window as unknown as { __longTasks: { start: number }[] }).__longTasks.filter((e) => e.start >= t).length, idleStart);
     const engineCpuPercent = ((cpuTicks(app.pid) - engineCpuBefore) / 100 / (IDLE_MS / 1000)) * 100;
     const idleRefreshes = (rpcCalls.get('jobs.subtasks') ?? 0) - refreshesBefore;

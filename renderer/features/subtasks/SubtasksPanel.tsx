@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { VertexSubtasks } from '../../../engine/contracts/jobs';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
@@ -16,8 +16,11 @@ import { nextTableRows, sameDayNow } from './subtaskRows';
 import { SubtasksTable } from './SubtasksTable';
 import { useJobsApi } from '../jobs/api';
 
-/** A vertex's subtasks, polled while open; closing the panel unmounts it and its polling stops. */
-export function SubtasksPanel({
+/**
+ * A vertex's subtasks, polled while open; closing the panel unmounts it and its polling stops. Memoized: the job page
+ * re-renders on each of its polls' start and end, the table only on its own refreshes (and new props).
+ */
+export const SubtasksPanel = memo(function SubtasksPanel({
   clusterId,
   jobId,
   vertexId,
@@ -103,7 +106,7 @@ export function SubtasksPanel({
       ) : null}
     </Panel>
   );
-}
+});
 
 /**
  * The rows the table shows: the latest refresh with each subtask's rates since the previous one (see subtaskRates.ts),
