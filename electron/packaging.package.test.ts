@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { extractAll, extractFile, listPackage } from '@electron/asar';
@@ -111,13 +111,15 @@ describe('the packaged app', () => {
     expect(result.stdout).toBe('42');
   });
 
-  it('runs its local engine from the package alone, scenarios included', async () => {
+  it('runs its local engine from the package alone, compiled, without tsx, scenarios included', async () => {
     const unpacked = path.join(work, 'unpacked');
     extractAll(asarFile, unpacked);
+    // Outside the repository nothing resolves tsx, and the hook refuses it anyway (engine/cli/testing/without-tsx.mjs).
+    expect(() => createRequire(path.join(unpacked, 'electron/dist/engine/flink-ops.cjs')).resolve('tsx')).toThrow();
     const engine = spawn(process.execPath, [path.join(unpacked, 'electron/dist/engine/flink-ops.cjs'), 'engine', '--port', '0', '--scenario', 'hot-tenant'], {
       cwd: work,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '' },
+      env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: `--import=${path.join(ROOT, 'engine/cli/testing/without-tsx.mjs')}` },
     });
     try {
       const url = await new Promise<string>((resolve, reject) => {

@@ -10,18 +10,31 @@ import { syntheticJob, type SyntheticJob } from './synthetic-job-model.ts';
 
 /**
  * `npm run bench` (or `npm run bench:big-job` alone): the console in Chromium, as a user drives it, on a synthetic job
- * of 200 vertices × parallelism 4,096 and one of 20 × 1,024 (synthetic-job-server.ts). Every figure is printed beside
- * its target (issue 13), the median of several runs, with the machine's load; nothing here asserts a time.
+ * of 200 vertices × parallelism 4,096, the mixed one (4 × 4,096 + 196 × 128) and one of 20 × 1,024
+ * (synthetic-job-server.ts). Every figure is printed beside its target (issues 13 and 27), the median of several
+ * runs, with the machine's load; nothing here asserts a time. BENCH_IDLE_SECONDS: how long the page idles with the
+ * table open and refreshes on (default 60; the issue's 5 minutes is BENCH_IDLE_SECONDS=300).
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** The synthetic cluster's metrics fetch interval: the console refreshes no faster. */
 const REFRESH_MS = 5_000;
-const IDLE_MS = 3 * REFRESH_MS + 1_000;
-const SIZES = [
+const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 60) * 1000;
+interface Size {
+  vertices: number;
+  parallelism: number;
+  /** The mixed job's few wide vertices (see SyntheticJobSpec.wide). */
+  wide?: { vertices: number; parallelism: number };
+}
+const SIZES: Size[] = [
   { vertices: 200, parallelism: 4096 },
+  { vertices: 200, parallelism: 128, wide: { vertices: 4, parallelism: 4096 } },
   { vertices: 20, parallelism: 1024 },
-].slice(0, Number(process.env.BENCH_SIZES ?? 2));
+].slice(0, Number(process.env.BENCH_SIZES ?? 3));
+const sizeLabel = (s: Size) =>
+  s.wide
+    ? `${s.wide.vertices} × ${s.wide.parallelism.toLocaleString('en-US')} + ${s.vertices - s.wide.vertices} × ${s.parallelism}`
+    : `${s.vertices} × ${s.parallelism.toLocaleString('en-US')}`;
 
 interface Run {
   /** The frame rate of a page doing nothing but counting frames: what this machine allows right now. */
@@ -41,6 +54,8 @@ interface Run {
   scrollLongestTaskMs: number;
   sortMs: number;
   idleLongestTaskMs: number;
+  /** Long tasks (over 50 ms: Chromium's own threshold) while idle. */
+  idleLongTasks: number;
   idleTimerLagMs: number;
   idleRefreshes: number;
   heapMb: number;
@@ -72,6 +87,7 @@ const TARGETS: Target[] = [
   { label: '  scroll: longest task', target: '(info)', value: (r) => r.scrollLongestTaskMs, unit: 'ms', ok: () => true },
   { label: 'sort the table by busy', target: '< 200 ms', value: (r) => r.sortMs, unit: 'ms', ok: (v) => v < 200 },
   { label: `idle, table open (${IDLE_MS / 1000} s): longest task`, target: '≤ 50 ms', value: (r) => r.idleLongestTaskMs, unit: 'ms', ok: (v) => v <= 50 },
+  { label: '  idle: long tasks', target: '0', value: (r) => r.idleLongTasks, unit: '', ok: (v) => v === 0 },
   { label: '  idle: timer lag', target: '(info)', value: (r) => r.idleTimerLagMs, unit: 'ms', ok: () => true },
   { label: '  idle: subtasks refreshes seen', target: '(info)', value: (r) => r.idleRefreshes, unit: '', ok: () => true },
   { label: 'JS heap after idle (after GC)', target: '< 150 MB', value: (r) => r.heapMb, unit: 'MB', ok: (v) => v < 150 },
@@ -87,7 +103,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     for (const size of SIZES) {
-      const server = await startClusterProcess(size.vertices, size.parallelism);
+      const server = await startClusterProcess(size);
       const app = await startConsole();
       try {
         const clusterId = await addCluster(browser, app.url, server.url);
@@ -110,7 +126,7 @@ function print(results: Run[][]): void {
   console.log(
     `  ${RUNS} runs per job, medians (each run's figures in brackets); load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} on ${os.cpus().length} cores, Chromium with --disable-gpu; refresh every ${REFRESH_MS / 1000} s`,
   );
-  const header = ['what'.padEnd(40), 'target'.padEnd(11), ...SIZES.map((s) => `${s.vertices} × ${s.parallelism.toLocaleString('en-US')}`.padEnd(34))];
+  const header = ['what'.padEnd(40), 'target'.padEnd(11), ...SIZES.map((s) => sizeLabel(s).padEnd(34))];
   console.log(`  ${header.join('  ')}`);
   const missed: string[] = [];
   for (const target of TARGETS) {
@@ -118,7 +134,7 @@ function print(results: Run[][]): void {
       const values = runs.map(target.value);
       const med = median(values);
       const ok = target.ok(med);
-      if (!ok) missed.push(`${target.label.trim()} on ${SIZES[i].vertices} × ${SIZES[i].parallelism}: ${fmt(med)} ${target.unit} (target ${target.target})`);
+      if (!ok) missed.push(`${target.label.trim()} on ${sizeLabel(SIZES[i])}: ${fmt(med)} ${target.unit} (target ${target.target})`);
       const mark = target.target === '(info)' ? ' ' : ok ? '✓' : '✗';
       return `${mark} ${`${fmt(med)} ${target.unit}`.padEnd(10)} [${values.map(fmt).join(', ')}]`.padEnd(34);
     });
@@ -144,6 +160,21 @@ const PAGE_PROBES = () => {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
+  // What each long frame ran (Chromium's long-animation-frame entries): BENCH_LOAF=1 prints them for the idle phase.
+  const l = window as unknown as { __longFrames: Array<{ start: number; duration: number; blocking: number; render: number; scripts: Array<{ what: string; ms: number }> }> };
+  l.__longFrames = [];
+  type Frame = PerformanceEntry & { blockingDuration: number; renderStart: number; scripts: Array<{ duration: number; invoker: string; sourceFunctionName: string; sourceURL: string; sourceCharPosition: number }> };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Frame[]) {
+      l.__longFrames.push({
+        start: entry.startTime,
+        duration: entry.duration,
+        blocking: entry.blockingDuration,
+        render: entry.renderStart ? entry.startTime + entry.duration - entry.renderStart : 0,
+        scripts: entry.scripts.map((x) => ({ what: `${x.invoker} → ${x.sourceFunctionName || '?'} ${x.sourceURL.split('/').pop()}:${x.sourceCharPosition}`, ms: x.duration })),
+      });
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true });
 };
 
 /**
@@ -186,8 +217,9 @@ interface ClusterProcess {
  * The synthetic cluster in a process of its own at the lowest CPU priority: a real JobManager runs on other machines,
  * so the megabytes it serves must not take the browser's CPU here.
  */
-async function startClusterProcess(vertices: number, parallelism: number): Promise<ClusterProcess> {
-  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', path.join(ROOT, 'engine/bench/synthetic-job-server.ts'), String(vertices), String(parallelism), String(REFRESH_MS)], {
+async function startClusterProcess({ vertices, parallelism, wide }: Size): Promise<ClusterProcess> {
+  const args = [vertices, parallelism, REFRESH_MS, ...(wide ? [wide.vertices, wide.parallelism] : [])].map(String);
+  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', path.join(ROOT, 'engine/bench/synthetic-job-server.ts'), ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -200,7 +232,7 @@ async function startClusterProcess(vertices: number, parallelism: number): Promi
     });
     child.once('exit', (code) => reject(new Error(`the synthetic job server exited (${code}): ${out}`)));
   });
-  const job = syntheticJob({ vertices, parallelism });
+  const job = syntheticJob({ vertices, parallelism, wide });
   return {
     url,
     jobId: job.jobId,
@@ -367,6 +399,15 @@ async function measure(browser: Browser, app: ConsoleApp, clusterId: string, ser
       IDLE_MS,
     ));
     const idleLongestTaskMs = await longestTaskSince(page, idleStart);
+    if (process.env.BENCH_LOAF) {
+      console.log(
+        await page.evaluate((t) => {
+          const frames = (window as unknown as { __longFrames: Array<{ start: number; duration: number; blocking: number; render: number; scripts: Array<{ what: string; ms: number }> }> }).__longFrames.filter((f) => f.start >= t && f.blocking > 0);
+          return frames.map((f) => `    long frame at ${((f.start - t) / 1000).toFixed(1)} s: ${f.duration.toFixed(0)} ms (blocking ${f.blocking.toFixed(0)}, render ${f.render.toFixed(0)})\n${f.scripts.map((x) => `      ${x.ms.toFixed(0).padStart(5)} ms ${x.what}`).join('\n')}`).join('\n');
+        }, idleStart),
+      );
+    }
+    const idleLongTasks = await page.evaluate((t) => (window as unknown as { __longTasks: { start: number }[] }).__longTasks.filter((e) => e.start >= t).length, idleStart);
     const engineCpuPercent = ((cpuTicks(app.pid) - engineCpuBefore) / 100 / (IDLE_MS / 1000)) * 100;
     const idleRefreshes = (rpcCalls.get('jobs.subtasks') ?? 0) - refreshesBefore;
 
@@ -391,6 +432,7 @@ async function measure(browser: Browser, app: ConsoleApp, clusterId: string, ser
       scrollLongestTaskMs: scroll.longestTask,
       sortMs,
       idleLongestTaskMs,
+      idleLongTasks,
       idleTimerLagMs,
       idleRefreshes,
       heapMb: usedSize / 1024 / 1024,

@@ -14,12 +14,12 @@ export interface ConsoleApp {
 }
 
 /** `flink-ops app --web` with its own data directory, as the e2e tests start it (e2e/support/console.ts). */
-export async function startConsole(): Promise<ConsoleApp> {
+export async function startConsole(env: NodeJS.ProcessEnv = {}): Promise<ConsoleApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'flink-ops-bench-'));
   const child: ChildProcess = spawn(process.execPath, ['engine/cli/flink-ops.mjs', 'app', '--web', '--port', '0', '--data-dir', dataDir, '--no-local-engine'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   const stop = async (): Promise<void> => {
     if (child.exitCode == null && child.signalCode == null) {

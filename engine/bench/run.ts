@@ -89,6 +89,7 @@ function runScript(title: string, file: string, args: string[] = [], nodeFlags: 
 
 await main();
 runScript('Starting flink-ops: --help, jobs and the app (web mode) to its URL, against a bare Node importing axios (medians of 5)', 'engine/bench/startup-cost.ts');
+runScript('The engine beside a big job: RSS and CPU of `flink-ops app --web` sampling the pinned 200-vertex mixed job (4 × 4,096 + 196 × 128 subtasks), no page open (about 2.5 minutes)', 'engine/bench/engine-big-job.ts');
 runScript('Client under a hostile-cluster fuzz: deadlines, caps, redirects, impossible values (1,500 page calls); a big job whose metrics never come', 'engine/bench/client-fuzz.ts', [], ['--expose-gc']);
 runScript('Local engine vs real Flink: gatewaymeter, 1,000,000 events, parallelism 1, no capacity limit', 'engine/bench/real-flink-throughput.ts');
 runScript('Local engine: throughput at parallelism 1 and 4, memory per open request in assemble', 'engine/bench/local-throughput.ts', [], ['--expose-gc']);
@@ -100,4 +101,4 @@ runScript('The REST cost side by side: Flink\'s Web UI and the console\'s job pa
 runScript('Diagnosis: every analysis on a generated 200-vertex × 1,024-subtask job, and its heatmap in Chromium', 'engine/bench/diagnosis-bench.ts', [], ['--expose-gc']);
 runScript('Skew report: a 200-vertex × 1,024-subtask job in each format (CSV, vertices CSV, JSON, HTML), time and peak memory', 'engine/bench/report-bench.ts');
 runScript('Operations: click to savepoint path on the local engine and the real Flink, and the requests it takes', 'engine/bench/operations-latency.ts');
-runScript('Big jobs in Chromium: 200 vertices × parallelism 4,096 and 20 × 1,024, the graph and the subtasks table (npm run bench:big-job)', 'engine/bench/big-job-ui.ts');
+runScript('Big jobs in Chromium: 200 vertices × parallelism 4,096, the mixed job (4 × 4,096 + 196 × 128) and 20 × 1,024, the graph and the subtasks table, then a minute idle with refreshes on (npm run bench:big-job)', 'engine/bench/big-job-ui.ts');

@@ -10,6 +10,11 @@ export interface SyntheticJobSpec {
   parallelism?: number;
   /** Epoch ms the job started: its counters are rates × the time since. @default three hours ago */
   startTime?: number;
+  /**
+   * A few vertices far wider than the rest (the mixed job: 4 × 4,096 beside 196 × 128): the hot vertex and others
+   * spread through the graph at this parallelism, the rest at `parallelism`.
+   */
+  wide?: { vertices: number; parallelism: number };
   /** Every vertex's max parallelism. @default 128, or 32,768 above a parallelism of 128 */
   maxParallelism?: number;
   /** The job's and its vertices' state. @default RUNNING */
@@ -63,8 +68,10 @@ export function syntheticJob(spec: SyntheticJobSpec): SyntheticJob {
   const hex = (i: number) => i.toString(16).padStart(32, '0');
   // Past the middle of the graph, so that finding it takes more than a glance at the sources.
   const hotIndex = Math.min(spec.vertices - 1, Math.floor(spec.vertices * 0.55));
+  const wideEvery = spec.wide ? Math.max(1, Math.floor(spec.vertices / spec.wide.vertices)) : 0;
+  const isWide = (i: number) => spec.wide !== undefined && i % wideEvery === hotIndex % wideEvery && Math.floor(i / wideEvery) < spec.wide.vertices;
   const vertices = Array.from({ length: spec.vertices }, (_, i): SyntheticVertex => {
-    const parallelism = spec.parallelism ?? [4, 8, 16, 32, 64][i % 5];
+    const parallelism = isWide(i) ? spec.wide!.parallelism : (spec.parallelism ?? [4, 8, 16, 32, 64][i % 5]);
     const inputs = i < 10 ? [] : [i - 10, i - 9 - (i % 3)].filter((j, k, all) => j >= 0 && all.indexOf(j) === k);
     const name =
       i === hotIndex
@@ -82,7 +89,9 @@ export function syntheticJob(spec: SyntheticJobSpec): SyntheticJob {
     spec,
     jobId: SYNTHETIC_JOB_ID,
     startTime: spec.startTime ?? Date.now() - 3 * 3600_000,
-    name: spec.parallelism ? `synthetic-${spec.vertices}x${spec.parallelism}` : `synthetic-${spec.vertices}`,
+    name: spec.wide
+      ? `synthetic-${spec.vertices - spec.wide.vertices}x${spec.parallelism ?? 'mixed'}+${spec.wide.vertices}x${spec.wide.parallelism}`
+      : spec.parallelism ? `synthetic-${spec.vertices}x${spec.parallelism}` : `synthetic-${spec.vertices}`,
     vertices,
     hotVertex,
     hotSubtask,

@@ -259,13 +259,14 @@ function watermarks(job: SyntheticJob, vertex: SyntheticVertex, now: number): un
 }
 
 /**
- * `tsx engine/bench/synthetic-job-server.ts VERTICES PARALLELISM [FETCH_INTERVAL_MS]`: serves the job from a process
+ * `tsx engine/bench/synthetic-job-server.ts VERTICES PARALLELISM [FETCH_INTERVAL_MS [WIDE_VERTICES WIDE_PARALLELISM]]`: serves the job from a process
  * of its own (the scale benchmark runs it at low CPU priority, as a cluster would run on other machines) and prints
  * `synthetic job server: URL`.
  */
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [vertices, parallelism, interval] = process.argv.slice(2).map(Number);
-  const server = await startSyntheticJobServer(vertices, { parallelism }, { metricsFetchIntervalMs: interval || undefined });
+  const [vertices, parallelism, interval, wideVertices, wideParallelism] = process.argv.slice(2).map(Number);
+  const wide = wideVertices > 0 ? { vertices: wideVertices, parallelism: wideParallelism } : undefined;
+  const server = await startSyntheticJobServer(vertices, { parallelism, wide }, { metricsFetchIntervalMs: interval || undefined });
   console.log(`synthetic job server: ${server.url}`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 }

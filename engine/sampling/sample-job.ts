@@ -60,17 +60,29 @@ export async function fetchJobSample(
   // Background work: a page's requests to the same cluster go first (see priority-limit.ts).
   const details = await client.request(endpoints.jobDetails, { jobid: jobId }, undefined, BACKGROUND);
   const deadline = sampleDeadline(client, details.vertices.length);
+  const taskManagers = taskManagerIndex();
   const [vertices, checkpoints] = await Promise.all([
-    Promise.all(details.vertices.map((v) => (READABLE_VERTEX_STATES.has(v.status) ? fetchVertex(client, jobId, v.id, deadline) : { unavailable: `the vertex is ${v.status}` }))),
+    Promise.all(
+      details.vertices.map((v) =>
+        READABLE_VERTEX_STATES.has(v.status) ? fetchVertex(client, jobId, v, deadline, taskManagers.indexOf) : { unavailable: `the vertex is ${v.status}` },
+      ),
+    ),
     client.request(endpoints.jobCheckpoints, { jobid: jobId }, undefined, { ...BACKGROUND, signal: deadline.signal }).catch(() => undefined),
   ]);
-  const sample = toJobSample(clusterId, details, vertices, checkpoints, t);
+  const sample = toJobSample(clusterId, details, vertices, taskManagers.list, checkpoints, t);
   sample.requests = client.stats.requests - requestsBefore;
   sample.bytes = client.stats.bytes - bytesBefore;
   return { sample: withRates(previous, sample), checkpoints };
 }
 
-export type FetchedVertex = { details: VertexDetails; watermarks: Watermarks } | { unavailable: string };
+/**
+ * A vertex's reading, already in columns: each response becomes columns as soon as it is parsed, so a sample never
+ * holds the parsed bodies of all its vertices at once (4 × 4,096 subtasks would be tens of MB of objects).
+ */
+export type FetchedVertex = { subtasks: SubtaskColumns } | { unavailable: string };
+
+/** Gives each TaskManager of a sample its index in the sample's `taskManagers` (see `SubtaskColumns.taskManager`). */
+export type TaskManagerIndexOf = (id: string | undefined, endpoint: string | null) => number;
 
 /** One deadline shared by a sample's requests after the job's: on a stalling cluster the sample ends with it. */
 export interface SampleDeadline {
@@ -92,16 +104,22 @@ export function sampleDeadline(client: FlinkRestClient, vertices: number): Sampl
   return { signal: AbortSignal.timeout(ms), ms };
 }
 
-/** A vertex's details and watermarks (the watermarks are optional: `[]` when they fail). */
-export async function fetchVertex(client: FlinkRestClient, jobId: string, vertexId: string, deadline: SampleDeadline): Promise<FetchedVertex> {
-  const params = { jobid: jobId, vertexid: vertexId };
+/** A vertex's details and watermarks, as columns (the watermarks are optional: none when they fail). */
+export async function fetchVertex(
+  client: FlinkRestClient,
+  jobId: string,
+  vertex: { id: string; parallelism: number },
+  deadline: SampleDeadline,
+  indexOfTaskManager: TaskManagerIndexOf,
+): Promise<FetchedVertex> {
+  const params = { jobid: jobId, vertexid: vertex.id };
   const options = { ...BACKGROUND, signal: deadline.signal, tally: deadline.tally };
   try {
     const [details, watermarks] = await Promise.all([
       client.request(endpoints.vertexDetails, params, undefined, options),
       client.request(endpoints.vertexWatermarks, params, undefined, options).catch(() => [] as Watermarks),
     ]);
-    return { details, watermarks };
+    return { subtasks: subtaskColumnsOf(vertex.parallelism, details, watermarks, indexOfTaskManager) };
   } catch (error) {
     if (deadline.signal.aborted) return { unavailable: `not read within the sample's deadline (${deadline.ms} ms): the JobManager answers slowly` };
     const reason = error instanceof EngineError ? error.info.message : String(error);
@@ -114,10 +132,10 @@ export function toJobSample(
   clusterId: string,
   details: JobDetails,
   fetched: FetchedVertex[],
+  taskManagers: TaskManagerRef[],
   checkpoints: Checkpoints | undefined,
   t: number,
 ): JobSample {
-  const taskManagers = taskManagerIndex();
   const vertices = details.vertices.map((vertex, i): VertexSample => {
     const base = {
       id: vertex.id,
@@ -128,7 +146,7 @@ export function toJobSample(
     };
     const got = fetched[i];
     if (!got || 'unavailable' in got) return { ...base, subtasks: null, unavailable: got?.unavailable ?? 'not fetched' };
-    return { ...base, subtasks: subtaskColumnsOf(vertex.parallelism, got, taskManagers.indexOf) };
+    return { ...base, subtasks: got.subtasks };
   });
 
   return {
@@ -142,7 +160,7 @@ export function toJobSample(
     edges: (details.plan?.nodes ?? []).flatMap((node) =>
       (node.inputs ?? []).map((input) => ({ source: input.id, target: node.id, shipStrategy: input.ship_strategy ?? 'UNKNOWN' })),
     ),
-    taskManagers: taskManagers.list,
+    taskManagers,
     lastCompletedCheckpointId: checkpoints?.latest?.completed?.id ?? null,
     requests: 0,
     bytes: 0,
@@ -150,7 +168,7 @@ export function toJobSample(
 }
 
 /** The sample's TaskManagers, indexed as the subtask columns refer to them. */
-function taskManagerIndex(): { list: TaskManagerRef[]; indexOf: (id: string | undefined, endpoint: string | null) => number } {
+export function taskManagerIndex(): { list: TaskManagerRef[]; indexOf: TaskManagerIndexOf } {
   const list: TaskManagerRef[] = [];
   const index = new Map<string, number>();
   return {
@@ -169,9 +187,9 @@ function taskManagerIndex(): { list: TaskManagerRef[]; indexOf: (id: string | un
 }
 
 /** Pure: one vertex's details and watermarks → its subtask columns (rates not yet computed). */
-function subtaskColumnsOf(parallelism: number, got: { details: VertexDetails; watermarks: Watermarks }, indexOfTaskManager: (id: string | undefined, endpoint: string | null) => number): SubtaskColumns {
+export function subtaskColumnsOf(parallelism: number, details: VertexDetails, watermarks: Watermarks, indexOfTaskManager: TaskManagerIndexOf): SubtaskColumns {
   const columns = emptySubtaskColumns(parallelism);
-  for (const subtask of got.details.subtasks) {
+  for (const subtask of details.subtasks) {
     const k = subtask.subtask;
     if (k < 0 || k >= parallelism) continue;
     const m = subtask.metrics ?? {};
@@ -189,7 +207,7 @@ function subtaskColumnsOf(parallelism: number, got: { details: VertexDetails; wa
     columns.state[k] = stateCode(subtask.status);
     columns.taskManager[k] = indexOfTaskManager(subtask['taskmanager-id'], subtask.endpoint ?? subtask.host ?? null);
   }
-  for (const metric of got.watermarks) {
+  for (const metric of watermarks) {
     const k = Number(metric.id.split('.')[0]);
     const value = Number(metric.value);
     if (Number.isInteger(k) && k >= 0 && k < parallelism && Number.isFinite(value) && value > NO_WATERMARK) columns.watermark[k] = value;
@@ -214,24 +232,24 @@ export async function fetchPlannedSample(
 ): Promise<{ sample: JobSample; deadlinePassed: boolean }> {
   const deadline = { ...sampleDeadline(client, read.length), tally };
   const wanted = new Set(read);
+  const taskManagers = taskManagerIndex();
   const fetched = new Map(
     await Promise.all(
-      graph.vertices.filter((v) => wanted.has(v.id)).map(async (v) => [v.id, await fetchVertex(client, graph.jobId, v.id, deadline)] as const),
+      graph.vertices.filter((v) => wanted.has(v.id)).map(async (v) => [v.id, await fetchVertex(client, graph.jobId, v, deadline, taskManagers.indexOf)] as const),
     ),
   );
-  const sample = withRates(readings, toPlannedSample(clusterId, graph, fetched, t));
+  const sample = withRates(readings, toPlannedSample(clusterId, graph, fetched, taskManagers.list, t));
   return { sample, deadlinePassed: wanted.size > 0 && deadline.signal.aborted };
 }
 
 /** Pure: a graph (job, vertices, aggregates) and the vertices read → the sample (rates not yet computed). */
-export function toPlannedSample(clusterId: string, graph: JobGraph, fetched: ReadonlyMap<string, FetchedVertex>, t: number): JobSample {
-  const taskManagers = taskManagerIndex();
+export function toPlannedSample(clusterId: string, graph: JobGraph, fetched: ReadonlyMap<string, FetchedVertex>, taskManagers: TaskManagerRef[], t: number): JobSample {
   const live = hasRates(graph.state);
   const vertices = graph.vertices.map((vertex): VertexSample => {
     const base = { id: vertex.id, name: vertex.name, parallelism: vertex.parallelism, maxParallelism: vertex.maxParallelism, status: vertex.status };
     const aggregates = live && vertex.metricsUnavailable === undefined && vertex.metricsFetchedAt === undefined ? aggregatesOf(vertex) : undefined;
     const got = fetched.get(vertex.id);
-    if (got && !('unavailable' in got)) return { ...base, subtasks: subtaskColumnsOf(vertex.parallelism, got, taskManagers.indexOf), ...(aggregates ? { aggregates } : {}) };
+    if (got && !('unavailable' in got)) return { ...base, subtasks: got.subtasks, ...(aggregates ? { aggregates } : {}) };
     if (aggregates) return { ...base, subtasks: null, aggregates, ...(got ? { unavailable: got.unavailable } : {}) };
     const unavailable =
       got?.unavailable ??
@@ -252,7 +270,7 @@ export function toPlannedSample(clusterId: string, graph: JobGraph, fetched: Rea
     jobStartTime: graph.startTime,
     vertices,
     edges: graph.edges,
-    taskManagers: taskManagers.list,
+    taskManagers,
     lastCompletedCheckpointId: null,
     requests: 0,
     bytes: 0,

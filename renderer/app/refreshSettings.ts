@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 
 /**
  * How often pages refresh: one preference for the whole app (kept across reloads), a pause switch,
@@ -115,11 +115,10 @@ export interface ClusterRefresh {
 export function useClusterRefresh(clusterId: string): ClusterRefresh {
   const s = useSyncExternalStore(refreshSettings.subscribe, refreshSettings.get, refreshSettings.get);
   const minMs = s.minByCluster[clusterId] ?? null;
-  return {
-    intervalMs: effectiveInterval(s.preferenceMs, minMs),
-    minMs,
-    preferenceMs: s.preferenceMs,
-    paused: s.paused,
-    refreshSignal: s.refreshSignal,
-  };
+  const intervalMs = effectiveInterval(s.preferenceMs, minMs);
+  // The same object while nothing changed: memoized panels that take it do not re-render for a new copy.
+  return useMemo(
+    () => ({ intervalMs, minMs, preferenceMs: s.preferenceMs, paused: s.paused, refreshSignal: s.refreshSignal }),
+    [intervalMs, minMs, s.preferenceMs, s.paused, s.refreshSignal],
+  );
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { endpoints } from '../../flink-rest/endpoints.ts';
 import type { JobSample } from '../../history/job-sample.ts';
-import { toJobSample, type FetchedVertex } from '../../sampling/sample-job.ts';
+import { subtaskColumnsOf, taskManagerIndex, toJobSample, type FetchedVertex } from '../../sampling/sample-job.ts';
 import { withRates } from '../../sampling/sample-rates.ts';
 
 const TESTDATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../testdata');
@@ -24,12 +24,17 @@ export function recordedFlinkWindow(version: string): { samples: JobSample[]; jo
   let previous: JobSample | undefined;
   for (const raw of recorded.samples) {
     const details = endpoints.jobDetails.response.parse(raw.jobDetails);
-    const vertices: FetchedVertex[] = raw.vertices.map((v) => ({
-      details: endpoints.vertexDetails.response.parse(v.details),
-      watermarks: endpoints.vertexWatermarks.response.parse(v.watermarks),
+    const taskManagers = taskManagerIndex();
+    const vertices: FetchedVertex[] = raw.vertices.map((v, i) => ({
+      subtasks: subtaskColumnsOf(
+        details.vertices[i].parallelism,
+        endpoints.vertexDetails.response.parse(v.details),
+        endpoints.vertexWatermarks.response.parse(v.watermarks),
+        taskManagers.indexOf,
+      ),
     }));
     const checkpoints = endpoints.jobCheckpoints.response.safeParse(raw.checkpoints);
-    previous = withRates(previous, toJobSample('real-flink', details, vertices, checkpoints.success ? checkpoints.data : undefined, raw.t));
+    previous = withRates(previous, toJobSample('real-flink', details, vertices, taskManagers.list, checkpoints.success ? checkpoints.data : undefined, raw.t));
     samples.push(previous);
   }
   return { samples, jobId: recorded.jobId };

@@ -11,7 +11,7 @@ import {
   type NodeMouseHandler,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { JobGraph } from '../../../engine/contracts/jobs';
 import { useTheme } from '../../app/theme';
 import { testIds } from '../../testIds';
@@ -57,13 +57,17 @@ export interface JobGraphCanvasProps {
   ref?: Ref<JobGraphControl>;
 }
 
-export function JobGraphCanvas(props: JobGraphCanvasProps): ReactNode {
+/**
+ * Memoized: the job page re-renders on every poll's start and end (its loading flags); the graph re-renders only when
+ * its own props change (a graph refresh), so a refresh of the subtasks table never redraws 200 vertices.
+ */
+export const JobGraphCanvas = memo(function JobGraphCanvas(props: JobGraphCanvasProps): ReactNode {
   return (
     <ReactFlowProvider>
       <Canvas {...props} />
     </ReactFlowProvider>
   );
-}
+});
 
 function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId = null, highlightPath = null, ref }: JobGraphCanvasProps): ReactNode {
   const { resolved: theme } = useTheme();

@@ -33,8 +33,9 @@ export interface VertexListProps {
 /**
  * Every vertex in a table beside the graph, as the Flink Web UI lists them: sortable by busy, back-pressure, skew and
  * records, filtered by name, each row one click from its subtasks and from "zoom to" on the graph. The hottest first.
+ * Memoized: the job page re-renders on every poll's start and end; the list only when its graph or selection changes.
  */
-export function VertexList({ graph, selectedVertexId, onSelect, onZoomTo }: VertexListProps): ReactNode {
+export const VertexList = memo(function VertexList({ graph, selectedVertexId, onSelect, onZoomTo }: VertexListProps): ReactNode {
   const [sort, setSort] = useState<VertexSort>(DEFAULT_VERTEX_SORT);
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
@@ -117,7 +118,7 @@ export function VertexList({ graph, selectedVertexId, onSelect, onZoomTo }: Vert
       </div>
     </section>
   );
-}
+});
 
 const VertexRowView = memo(function VertexRowView({
   row,

@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/jobs';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
@@ -18,8 +18,11 @@ import { useJobsApi } from '../jobs/api';
 import { LogsPanel } from '../logs/LogsPanel';
 import { SubtaskLogLink, taskName } from '../logs/subtaskLogLink';
 
-/** A vertex's subtasks, polled while open; closing the panel unmounts it and its polling stops. */
-export function SubtasksPanel({
+/**
+ * A vertex's subtasks, polled while open; closing the panel unmounts it and its polling stops. Memoized: the job page
+ * re-renders on each of its polls' start and end, the table only on its own refreshes (and new props).
+ */
+export const SubtasksPanel = memo(function SubtasksPanel({
   clusterId,
   jobId,
   vertexId,
@@ -117,7 +120,7 @@ export function SubtasksPanel({
       {logOf ? <LogsPanel key={`${logOf.taskManagerId}/${logOf.task}`} clusterId={clusterId} processId={logOf.taskManagerId} task={logOf.task} onClose={() => setLogOf(null)} /> : null}
     </Panel>
   );
-}
+});
 
 /**
  * The rows the table shows: the latest refresh with each subtask's rates since the previous one (see subtaskRates.ts),
