@@ -87,6 +87,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     description: 'For a hot key: salting (how many buckets, where the salted keys land, busy after) beside a rescale',
     load: () => import('./advise-command.ts').then((m) => m.registerAdviseCommand),
   },
+  {
+    name: 'rehearse',
+    term: 'rehearse [options]',
+    description: "Rehearse a fix on the local engine: the job's observed key mix on its current shape, then salted (--salt N) or rescaled (--parallelism P)",
+    load: () => import('./rehearse-command.ts').then((m) => m.registerRehearseCommand),
+  },
   { name: 'savepoint', term: 'savepoint [options]', description: 'Take a savepoint of a running job; prints its path', load: operationCommands },
   { name: 'stop', term: 'stop [options]', description: 'Stop a job with a savepoint; prints the savepoint path', load: operationCommands },
   { name: 'cancel', term: 'cancel [options]', description: 'Cancel a job (no savepoint: state since the last checkpoint is lost)', load: operationCommands },

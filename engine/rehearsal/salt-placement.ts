@@ -20,6 +20,6 @@ export function placeSaltedKeys(key: string, buckets: number, maxParallelism: nu
   const widest = Math.max(...[...bySubtask.values()].map((keys) => keys.length));
   const sentence = collisions.length
     ? `${reach}: salted keys collide — ${collisions.map((c) => `${c.keys.join(' and ')} on subtask ${c.subtask}`).join('; ')} — so the spread is not even: that subtask carries ${widest} buckets' load.`
-    : `${reach}: no two collide at this parallelism, which hashing does not promise at another.`;
+    : `${reach}: none collide at parallelism ${parallelism} this time, but salted keys collide more often than not (they are hashed, not spread evenly): another parallelism, key or bucket count can put two on one subtask.`;
   return { key, saltedKeys, distinctSubtasks: distinct, expectedDistinctSubtasks: expected, collisions, sentence };
 }
