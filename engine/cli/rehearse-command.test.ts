@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignKeyToParallelOperator } from '../analysis/key-groups/key-group-range-assignment.ts';
 import type { Rehearsal } from '../contracts/rehearsal.ts';
 import type { LocalEngineHandle } from '../local/start-local-engine.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
-import { envWithEmptyHome, runCli } from './testing/run-cli.ts';
+import { envWithEmptyHome, FLINK_OPS_BIN, runCli } from './testing/run-cli.ts';
 import { watchedHotTenant } from './testing/watched-hot-tenant.ts';
 
 /**
@@ -40,8 +41,10 @@ const base = () => ['rehearse', '--url', engine.url, '--job', 'gatewaymeter', '-
 
 describe('flink-ops rehearse', () => {
   it('--salt 8: the baseline twin is the live job (hot subtask 12, max/mean within 20%), the salted twin halves max/mean and lifts throughput 1.5×, and says its salted keys collide', async () => {
-    const { code, stdout, stderr } = await run([...base(), '--salt', '8', '--json']);
-    expect(stderr).toBe('');
+    const { code, stdout, stderr } = await run([...base(), '--salt', '8', '--seconds', '30', '--json']);
+    expect(stderr).toBe(
+      "Rehearsing the job's current shape on the local engine (60 simulated seconds; Ctrl-C cancels)...\nRehearsing the proposal on the local engine (60 simulated seconds; Ctrl-C cancels)...\n",
+    );
     expect(code).toBe(0);
     const r = JSON.parse(stdout) as Rehearsal;
     expect(r).toMatchObject({ key: 'acme', keyGiven: true, proposal: { kind: 'salt', buckets: 8 } });
@@ -78,7 +81,7 @@ describe('flink-ops rehearse', () => {
 
   it('--parallelism 64: the baseline, then the rescaled twin, whose hot key still saturates one subtask; as text', async () => {
     const { code, stdout, stderr } = await run([...base(), '--parallelism', '64', '--seconds', '20']);
-    expect(stderr).toBe('');
+    expect(stderr).toMatch(/^Rehearsing the job's current shape on the local engine \(50 simulated seconds; Ctrl-C cancels\)\.\.\.\nRehearsing the proposal/);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^gatewaymeter \([0-9a-f]{32}\): tenant-cost\S* .*acme, rehearsing parallelism 64 \(parallelism 32, max parallelism 128\)/);
     expect(stdout).toMatch(/\nThe twin matches production: .*At parallelism 64, the twin predicts: throughput \d{3} records\/s → \d{3} records\/s/);
@@ -86,6 +89,20 @@ describe('flink-ops rehearse', () => {
     expect(stdout).toMatch(new RegExp(`\\nPARALLELISM 64 +\\d{3} +${hot} +1,000 `));
     expect(stdout).toMatch(/\nSUBTASK +PRODUCTION +BASELINE +PROPOSAL\n/);
     expect(stdout).toMatch(/\n63 +- +- +\d+\n/);
+  }, 120_000);
+
+  it('Ctrl-C while the twin runs cancels it: one line and exit 1', async () => {
+    const child = spawn(process.execPath, [FLINK_OPS_BIN, ...base(), '--salt', '8', '--seconds', '300'], { env: envWithEmptyHome(dirs) });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      const first = stderr === '';
+      stderr += chunk.toString();
+      if (first && stderr.startsWith('Rehearsing')) child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/\nflink-ops: The rehearsal was cancelled\.\n$/);
+    expect(stderr).not.toContain('Rehearsing the proposal');
   }, 120_000);
 
   it('refuses what its limits do not allow, and bad proposals: one line and exit 2', async () => {

@@ -61,7 +61,10 @@ export function registerRehearseCommand(program: Command): void {
           const clusterId = recordedAs ?? options.url;
           if (!recordedAs) process.stderr.write(`The console has not recorded this job: measuring its load now (samples one metrics refresh apart, ${Math.round(check.metricsFetchIntervalMs / 1000)} s)...\n`);
           const diagnosis = await diagnoseForAdvice(client, history, clusterId, options.url, job.id, recordedAs !== undefined);
-          return rehearseJob({ client, history, clusterId, jobId: job.id, options: request, diagnosis, metricsFetchIntervalMs: check.metricsFetchIntervalMs, clock: REAL_CLOCK, signal: controller.signal });
+          const onRun = (run: 'baseline' | 'proposal', simulated: number) => {
+            process.stderr.write(`Rehearsing the ${run === 'baseline' ? "job's current shape" : 'proposal'} on the local engine (${simulated} simulated seconds; Ctrl-C cancels)...\n`);
+          };
+          return rehearseJob({ client, history, clusterId, jobId: job.id, options: request, diagnosis, metricsFetchIntervalMs: check.metricsFetchIntervalMs, clock: REAL_CLOCK, signal: controller.signal, onRun });
         }, job.id);
         process.stdout.write(options.json ? terminalJson(rehearsal) : printableLines(formatRehearsal(rehearsal)));
       } finally {

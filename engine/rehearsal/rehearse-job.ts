@@ -27,6 +27,8 @@ export interface RehearseJobInput {
   signal?: AbortSignal;
   /** @default REHEARSAL_LIMITS */
   limits?: RehearsalLimits;
+  /** Told as each run of the twin starts (the CLI shows it). */
+  onRun?: (run: 'baseline' | 'proposal', simulatedSeconds: number) => void;
 }
 
 /**
@@ -104,9 +106,11 @@ async function rehearse(input: RehearseJobInput): Promise<Rehearsal> {
 
   const common = { warmUpMs: limits.warmUpSeconds * 1000, measuredMs: measuredSeconds * 1000, limits, deadline: wallStart + limits.maxWallMs, heapAtStart, signal: input.signal };
   const shape = { maxParallelism, recordsPerSecond: traffic.recordsPerSecond, capacityRecordsPerSecond: observed.capacityRecordsPerSecond, costPerRecordMs: observed.costPerRecordMs };
+  input.onRun?.('baseline', limits.warmUpSeconds + measuredSeconds);
   const baseline = await runTwin({ ...common, shape: { ...shape, job: 'gatewaymeter', parallelism: vertex.parallelism } });
   const match = matchTwin(observed, baseline);
   const proposal: Rehearsal['proposal'] = options.salt !== undefined ? { kind: 'salt', buckets: options.salt } : { kind: 'parallelism', parallelism: proposedParallelism };
+  if (match.matches) input.onRun?.('proposal', limits.warmUpSeconds + measuredSeconds);
   const proposed = match.matches
     ? await runTwin({ ...common, shape: { ...shape, job: proposal.kind === 'salt' ? 'gatewaymeter-salted' : 'gatewaymeter', parallelism: proposedParallelism }, ...(proposal.kind === 'salt' && { saltBuckets: proposal.buckets }) })
     : null;
