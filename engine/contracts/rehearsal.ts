@@ -42,7 +42,7 @@ export interface RehearsalLimits {
   maxParallelism: number;
   /** Key groups (max parallelism) a twin replays. */
   maxKeyGroups: number;
-  /** Records/s into the keyed vertex a twin generates. */
+  /** Records/s into the keyed vertex a twin generates: a busier job is replayed scaled down to it (rates and capacity alike). */
   maxRecordsPerSecond: number;
 }
 
@@ -152,6 +152,11 @@ export interface Rehearsal {
   proposed: RehearsalRun | null;
   /** Salting only. */
   placement: SaltPlacement | null;
+  /**
+   * The twin ran at this share of production's rate (1: at its rate), every subtask's capacity scaled alike: busy is
+   * the same, and the rates shown are scaled back.
+   */
+  twinScale: number;
   /** The verdict in one or two sentences: the prediction, or why the twin does not match. */
   sentence: string;
   notes: string[];

@@ -12,6 +12,8 @@ import { checkTwinSize, DEFAULT_MEASURED_SECONDS, REHEARSAL_LIMITS, RehearsalLim
 import { RehearsalCancelledError, runTwin } from './run-twin.ts';
 import { placeSaltedKeys } from './salt-placement.ts';
 import { matchTwin } from './twin-match.ts';
+import { scaleShape, twinScale, unscaleRun } from './twin-scale.ts';
+import type { TwinShape } from './twin-scenario.ts';
 import { twinTraffic } from './twin-traffic.ts';
 
 export interface RehearseJobInput {
@@ -101,22 +103,27 @@ async function rehearse(input: RehearseJobInput): Promise<Rehearsal> {
   });
   const proposedParallelism = options.parallelism ?? vertex.parallelism;
   for (const parallelism of [vertex.parallelism, proposedParallelism]) {
-    checkTwinSize({ parallelism, maxParallelism, recordsPerSecond: traffic.totalRecordsPerSecond, measuredSeconds }, limits);
+    checkTwinSize({ parallelism, maxParallelism, measuredSeconds }, limits);
   }
+  const scale = twinScale(traffic.totalRecordsPerSecond, limits.maxRecordsPerSecond);
 
   const common = { warmUpMs: limits.warmUpSeconds * 1000, measuredMs: measuredSeconds * 1000, limits, deadline: wallStart + limits.maxWallMs, heapAtStart, signal: input.signal };
   const shape = { maxParallelism, recordsPerSecond: traffic.recordsPerSecond, capacityRecordsPerSecond: observed.capacityRecordsPerSecond, costPerRecordMs: observed.costPerRecordMs };
+  const twin = async (s: TwinShape, saltBuckets?: number) => unscaleRun(await runTwin({ ...common, shape: scaleShape(s, scale), saltBuckets }), scale);
   input.onRun?.('baseline', limits.warmUpSeconds + measuredSeconds);
-  const baseline = await runTwin({ ...common, shape: { ...shape, job: 'gatewaymeter', parallelism: vertex.parallelism } });
+  const baseline = await twin({ ...shape, job: 'gatewaymeter', parallelism: vertex.parallelism });
   const match = matchTwin(observed, baseline);
   const proposal: Rehearsal['proposal'] = options.salt !== undefined ? { kind: 'salt', buckets: options.salt } : { kind: 'parallelism', parallelism: proposedParallelism };
   if (match.matches) input.onRun?.('proposal', limits.warmUpSeconds + measuredSeconds);
   const proposed = match.matches
-    ? await runTwin({ ...common, shape: { ...shape, job: proposal.kind === 'salt' ? 'gatewaymeter-salted' : 'gatewaymeter', parallelism: proposedParallelism }, ...(proposal.kind === 'salt' && { saltBuckets: proposal.buckets }) })
+    ? await twin({ ...shape, job: proposal.kind === 'salt' ? 'gatewaymeter-salted' : 'gatewaymeter', parallelism: proposedParallelism }, proposal.kind === 'salt' ? proposal.buckets : undefined)
     : null;
   const placement = proposal.kind === 'salt' ? placeSaltedKeys(traffic.hotKey, proposal.buckets, maxParallelism, vertex.parallelism) : null;
 
   const notes = demandNotes(observed, traffic.hotKey, options.key !== undefined);
+  if (scale < 1) {
+    notes.push(`The twin ran at ${(scale * 100).toPrecision(2)}% of production's rate (every subtask's capacity scaled alike, so busy is the same); its rates are shown scaled back.`);
+  }
   if (observed.watermarkLagMs !== null) {
     notes.push("Watermark lag adds up while the input is held back: production's counts since it fell behind, the twin's since its own start; compare the trend, not the value.");
   }
@@ -134,6 +141,7 @@ async function rehearse(input: RehearseJobInput): Promise<Rehearsal> {
     match,
     proposed,
     placement,
+    twinScale: scale,
     sentence: verdict(observed, baseline, match, proposed, proposal, placement?.sentence),
     notes,
     limits,
