@@ -77,6 +77,8 @@ describe(`flink-ops advise and rehearse against the real Flink ${cluster.version
     expect(Math.abs(r.observed.busy.maxOverMean! - flinkRatio) / flinkRatio).toBeLessThan(0.1);
     const flinkThroughput = (sum(before.records) + sum(after.records)) / 2;
     expect(Math.abs(r.observed.throughputRecordsPerSecond - flinkThroughput) / flinkThroughput).toBeLessThan(0.15);
+    // The source is back-pressured by throttle, as Flink's back-pressure view shows it.
+    expect(r.observed.upstreamBackPressuredTimeMsPerSecond).toBeGreaterThan(500);
     // The checkpoint it reports is one Flink completed.
     expect(checkpoints.history.some((c) => c.status === 'COMPLETED' && c.end_to_end_duration === r.observed.checkpoint!.durationMs && c.state_size === r.observed.checkpoint!.stateSizeBytes)).toBe(true);
 

@@ -12,7 +12,8 @@ import { demandFromLag, watermarkLagGrowth } from './demand.ts';
 
 /**
  * Production's figures of the keyed vertex, which the twin is built from and compared with: the load per subtask (the
- * history's recent minutes, else measured now), back-pressure and the watermark lag from the same samples, the demand
+ * history's recent minutes, else measured now), back-pressure and the watermark lag from the same samples (measured
+ * now: Flink's back-pressure view, and no watermark trend), the demand
  * (given, else from the lag's growth), the latest completed checkpoint, and what one subtask sustains.
  */
 
@@ -23,7 +24,7 @@ export interface ObserveInput {
   jobId: string;
   vertex: { id: string; name: string; parallelism: number; maxParallelism: number };
   /** The upstream vertices (their back-pressure shows the keyed vertex holding the input back). */
-  upstreamIds: string[];
+  upstream: Array<{ id: string; parallelism: number }>;
   inputRecordsPerSecond?: number;
   metricsFetchIntervalMs: number;
   clock: OperationClock;
@@ -48,6 +49,21 @@ async function latestCheckpoint(client: FlinkRestClient, jobId: string): Promise
     if (error instanceof EngineError && error.info.kind === 'not-found') return null;
     throw error;
   }
+}
+
+/**
+ * Back-pressure per subtask (ms/s) as Flink's back-pressure view gives it now (`ratio` × 1000): when the load was
+ * measured now rather than read from the history, whose samples carry it. NaN where Flink gave none.
+ */
+async function backPressureNow(client: FlinkRestClient, jobId: string, vertexId: string, parallelism: number): Promise<number[]> {
+  const out = new Array<number>(parallelism).fill(Number.NaN);
+  try {
+    const info = await client.request(endpoints.vertexBackPressure, { jobid: jobId, vertexid: vertexId });
+    for (const s of info.subtasks ?? []) if (s.subtask < parallelism) out[s.subtask] = s.ratio * 1000;
+  } catch (error) {
+    if (!(error instanceof EngineError && error.info.kind === 'not-found')) throw error;
+  }
+  return out;
 }
 
 export async function observeFigures(input: ObserveInput): Promise<ObservedFigures> {
@@ -80,9 +96,12 @@ export async function observeFigures(input: ObserveInput): Promise<ObservedFigur
     const marks = Array.from(cols.watermark).filter((w) => Number.isFinite(w));
     return marks.length === cols.watermark.length ? [{ t: s.t, watermark: Math.min(...marks) }] : [];
   });
-  const upstreamBp = last
-    ? input.upstreamIds.flatMap((id) => Array.from(columnsOf(last, id)?.rates.backPressuredTimeMsPerSecond ?? []).filter((b) => Number.isFinite(b)))
-    : [];
+  const upstreamBp = (
+    last
+      ? input.upstream.flatMap((v) => Array.from(columnsOf(last, v.id)?.rates.backPressuredTimeMsPerSecond ?? []))
+      : (await Promise.all(input.upstream.map((v) => backPressureNow(input.client, input.jobId, v.id, v.parallelism)))).flat()
+  ).filter((b) => Number.isFinite(b));
+  const backPressure = lastColumns ? Array.from(lastColumns.rates.backPressuredTimeMsPerSecond) : await backPressureNow(input.client, input.jobId, vertex.id, vertex.parallelism);
 
   const throughput = records.reduce((a, r) => a + (Number.isFinite(r) ? r : 0), 0);
   const fromLag = demandFromLag(throughput, watermarkLagGrowth(points));
@@ -99,7 +118,7 @@ export async function observeFigures(input: ObserveInput): Promise<ObservedFigur
       subtask: s,
       recordsInPerSecond: finite(r),
       busyTimeMsPerSecond: finite(busyRaw[s]),
-      backPressuredTimeMsPerSecond: lastColumns ? finite(lastColumns.rates.backPressuredTimeMsPerSecond[s]) : null,
+      backPressuredTimeMsPerSecond: finite(backPressure[s]),
     })),
     busy: loadFigures(busy),
     hotSubtask,

@@ -81,7 +81,8 @@ async function rehearse(input: RehearseJobInput): Promise<Rehearsal> {
   if (!wholeIn(options.parallelism, 1, maxParallelism)) {
     throw new EngineError('invalid-input', `The parallelism must be a whole number from 1 to the max parallelism ${maxParallelism} of ${vertex.name}, not ${options.parallelism}.`);
   }
-  const upstreamIds = upstreamOf(details.plan?.nodes ?? [], vertex.id);
+  const upstreamIds = new Set(upstreamOf(details.plan?.nodes ?? [], vertex.id));
+  const upstream = details.vertices.filter((v) => upstreamIds.has(v.id)).map((v) => ({ id: v.id, parallelism: v.parallelism }));
 
   const observed = await observeFigures({
     client: input.client,
@@ -89,7 +90,7 @@ async function rehearse(input: RehearseJobInput): Promise<Rehearsal> {
     clusterId: input.clusterId,
     jobId: input.jobId,
     vertex: { id: vertex.id, name: vertex.name, parallelism: vertex.parallelism, maxParallelism },
-    upstreamIds,
+    upstream,
     inputRecordsPerSecond: given,
     metricsFetchIntervalMs: input.metricsFetchIntervalMs,
     clock: input.clock,
