@@ -10,6 +10,7 @@ const options: z.ZodType<RehearsalOptions> = z
     vertexId: z.string().optional(),
     salt: z.number().optional(),
     parallelism: z.number().optional(),
+    keyShares: z.array(z.object({ key: z.string(), share: z.number() }).strict()).optional(),
     inputRecordsPerSecond: z.number().optional(),
     measuredSeconds: z.number().optional(),
   })

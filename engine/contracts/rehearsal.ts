@@ -23,6 +23,12 @@ export interface RehearsalOptions {
   salt?: number;
   /** ... or the keyed vertex at this parallelism (1..max parallelism). Exactly one of the two. */
   parallelism?: number;
+  /**
+   * Keys with their share of all records (0..1, summing to at most 1), e.g. from a Kafka hot-key sample: they keep
+   * their own key groups in the twin and take their share of the demand; the rest of each subtask's load is spread over
+   * its key groups.
+   */
+  keyShares?: Array<{ key: string; share: number }>;
   /** Records/s the job's input brings to the keyed vertex (its demand), when measured elsewhere (producers, Kafka). */
   inputRecordsPerSecond?: number;
   /** Simulated seconds measured per run, after the warm-up. @default 60, at most REHEARSAL_LIMITS.maxMeasuredSeconds */

@@ -46,6 +46,11 @@ describe('RehearsalService', () => {
     expect(r.limits.maxWallMs).toBe(120_000);
   }, 60_000);
 
+  it("with a sample's key shares: acme takes its share of the demand on its own key group", async () => {
+    const r = await engine.rehearsal.rehearse('local-engine', jobId, { key: 'acme', keyShares: [{ key: 'acme', share: 0.4 }], parallelism: 32, measuredSeconds: 10 });
+    expect(r).toMatchObject({ key: 'acme', baseline: { hotSubtask: 12 }, match: { matches: true } });
+  }, 60_000);
+
   it('replays a busier input scaled down: the same busy, the rates scaled back', async () => {
     const r = await engine.rehearsal.rehearse('local-engine', jobId, { key: 'acme', parallelism: 32, inputRecordsPerSecond: 20_000, measuredSeconds: 10 });
     expect(r.twinScale).toBeCloseTo(0.25, 9);
@@ -68,5 +73,6 @@ describe('RehearsalService', () => {
     await expect(engine.rehearsal.rehearse('local-engine', jobId, { key: 'acme' })).rejects.toThrow(/^Rehearse one proposal/);
     await expect(engine.rehearsal.rehearse('local-engine', jobId, { salt: 1 })).rejects.toThrow('Salt buckets must be a whole number from 2 to 1024, not 1.');
     await expect(engine.rehearsal.rehearse('local-engine', jobId, { salt: 8, parallelism: 64 })).rejects.toThrow(/^Rehearse one proposal/);
+    await expect(engine.rehearsal.rehearse('local-engine', jobId, { salt: 8, keyShares: [{ key: 'acme', share: 0.7 }, { key: 'globex', share: 0.4 }] })).rejects.toThrow(/^Key shares are keys with a share/);
   }, 60_000);
 });

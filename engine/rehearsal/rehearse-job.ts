@@ -62,6 +62,10 @@ async function rehearse(input: RehearseJobInput): Promise<Rehearsal> {
   const given = options.inputRecordsPerSecond;
   if (given !== undefined && !(Number.isFinite(given) && given > 0)) throw new EngineError('invalid-input', `The input rate must be a number of records per second above 0, not "${String(given)}".`);
   if (options.key !== undefined && options.key === '') throw new EngineError('invalid-input', 'The hot key cannot be empty.');
+  const shares = options.keyShares ?? [];
+  if (shares.some((s) => s.key === '' || !(s.share > 0 && s.share <= 1)) || shares.reduce((a, s) => a + s.share, 0) > 1 + 1e-9) {
+    throw new EngineError('invalid-input', 'Key shares are keys with a share of all records above 0 and at most 1, summing to at most 1.');
+  }
   const measuredSeconds = options.measuredSeconds ?? DEFAULT_MEASURED_SECONDS;
 
   const details = await input.client.request(endpoints.jobDetails, { jobid: input.jobId });
@@ -101,6 +105,7 @@ async function rehearse(input: RehearseJobInput): Promise<Rehearsal> {
     recordsInPerSecond: observed.subtasks.map((s) => s.recordsInPerSecond ?? Number.NaN),
     demandScale,
     key: options.key,
+    keyShares: shares,
   });
   const proposedParallelism = options.parallelism ?? vertex.parallelism;
   for (const parallelism of [vertex.parallelism, proposedParallelism]) {
