@@ -15,7 +15,7 @@ scheduler_of() { case "$1" in 1.*) echo default ;; *) echo adaptive ;; esac; }
 # Prometheus suite (e2e/prometheus/*.prometheus.test.ts: it starts its own Prometheus scraping the cluster).
 # Of the client, CLI and operations tests, the ones whose Flink side is the same REST the others already prove on that
 # version run where they add something: the 20 kills of the console (its journal, on the savepoint calls every
-# version's operations test covers) on the newest only; the diagnosis and the report (analyses over the figures the
+# version's operations test covers) on the newest only; the diagnosis, the report and the rehearsal (analyses over the figures the
 # truth test proves equal to Flink's on every version) not on the middle one. The State view on RocksDB (`state`:
 # checkpoint sizes every version's truth and browser specs read alike, RocksDB's metric ids the same in 1.20's and
 # 2.3's JobManager) on the newest only.
@@ -23,7 +23,7 @@ vitest_excludes_of() {
   case "$1" in
     "$e2e_version") ;;
     "$oldest_version") echo "--exclude=e2e/flink/kill-console.flink.test.ts --exclude=e2e/flink/state.flink.test.ts" ;;
-    *) echo "--exclude=e2e/flink/kill-console.flink.test.ts --exclude=e2e/flink/diagnose.flink.test.ts --exclude=e2e/flink/report.flink.test.ts --exclude=e2e/flink/state.flink.test.ts" ;;
+    *) echo "--exclude=e2e/flink/kill-console.flink.test.ts --exclude=e2e/flink/diagnose.flink.test.ts --exclude=e2e/flink/report.flink.test.ts --exclude=e2e/flink/rehearse.flink.test.ts --exclude=e2e/flink/state.flink.test.ts" ;;
   esac
 }
 

@@ -22,6 +22,7 @@ import { OperationsService } from '../operations/operations-service.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
 import { JobsService } from '../sampling/jobs-service.ts';
+import { RehearsalService } from '../rehearsal/rehearsal-service.ts';
 import { StateService } from '../state/state-service.ts';
 import { InspectService } from '../inspect/inspect-service.ts';
 import { LogsService } from '../logs/logs-service.ts';
@@ -102,6 +103,7 @@ export function createEngine(deps: EngineDeps): Engine {
     logs: new LogsService(registry),
     profiler: new ProfilerService(registry),
     advice: new AdviceService(registry, history, diagnosis),
+    rehearsal: new RehearsalService(registry, history, diagnosis),
     close: async () => {
       operations.close();
       await watcher.stop();

@@ -65,7 +65,7 @@ export function registerAdviseCommand(program: Command): void {
       const advice = await withHistory(options.dataDir, async (history, recordedAs) => {
         const clusterId = recordedAs ?? options.url;
         if (!recordedAs) process.stderr.write(`The console has not recorded this job: measuring its load now (samples one metrics refresh apart, ${Math.round(check.metricsFetchIntervalMs / 1000)} s)...\n`);
-        const diagnosis = await diagnose(client, history, clusterId, options.url, job.id, recordedAs !== undefined);
+        const diagnosis = await diagnoseForAdvice(client, history, clusterId, options.url, job.id, recordedAs !== undefined);
         return jobAdvice({ client, history, clusterId, jobId: job.id, options: request, diagnosis, metricsFetchIntervalMs: check.metricsFetchIntervalMs, clock: REAL_CLOCK });
       }, job.id);
       process.stdout.write(options.json ? terminalJson(advice) : printableLines(formatAdvice(advice)));
@@ -79,7 +79,7 @@ function parsePositive(raw: string, option: string, expected: string): number {
 }
 
 /** The app's history when it has one (or `--data-dir`), else an empty one in a temporary folder: then the load is measured now. */
-async function withHistory<T>(dataDir: string | undefined, run: (history: HistoryStore, recordedAs: string | undefined) => Promise<T>, jobId: string): Promise<T> {
+export async function withHistory<T>(dataDir: string | undefined, run: (history: HistoryStore, recordedAs: string | undefined) => Promise<T>, jobId: string): Promise<T> {
   if (dataDir || existsSync(path.join(appDataDir(), 'history'))) {
     const history = openHistoryStore(dataDir);
     try {
@@ -99,7 +99,7 @@ async function withHistory<T>(dataDir: string | undefined, run: (history: Histor
 }
 
 /** The diagnosis from the history's window when the app recorded the job, with Flink's current figures where it cannot tell. */
-async function diagnose(client: FlinkRestClient, history: HistoryStore, clusterId: string, url: string, jobId: string, recorded: boolean): Promise<JobDiagnosis> {
+export async function diagnoseForAdvice(client: FlinkRestClient, history: HistoryStore, clusterId: string, url: string, jobId: string, recorded: boolean): Promise<JobDiagnosis> {
   const now = Date.now();
   const fromHistory = recorded ? diagnoseWindow(readJobWindow(history, clusterId, jobId, now - DIAGNOSIS_WINDOW_MS, now), DIAGNOSIS_WINDOW_MS) : diagnoseSamples([], DIAGNOSIS_WINDOW_MS);
   return new CurrentGraphs(() => fetchJobGraph(client, url, jobId)).diagnose(fromHistory);

@@ -102,6 +102,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'logs', term: 'logs [options]', description: 'Show the log of the JobManager or a TaskManager: its files, the last lines, a search, follow', load: logsCommands },
   { name: 'thread-dump', term: 'thread-dump [options]', description: 'Take a thread dump of the JobManager or a TaskManager, grouped by state, task threads marked', load: logsCommands },
+  {
+    name: 'rehearse',
+    term: 'rehearse [options]',
+    description: "Rehearse a fix on the local engine: the job's observed key mix on its current shape, then salted (--salt N) or rescaled (--parallelism P)",
+    load: () => import('./rehearse-command.ts').then((m) => m.registerRehearseCommand),
+  },
   { name: 'savepoint', term: 'savepoint [options]', description: 'Take a savepoint of a running job; prints its path', load: operationCommands },
   { name: 'stop', term: 'stop [options]', description: 'Stop a job with a savepoint; prints the savepoint path', load: operationCommands },
   { name: 'cancel', term: 'cancel [options]', description: 'Cancel a job (no savepoint: state since the last checkpoint is lost)', load: operationCommands },

@@ -68,6 +68,8 @@ const VALID: Record<EngineCallName, unknown[]> = {
   'kafka.sampleHotKeys': ['c1', { topic: 'orders', keyPath: 'tenant_id', seconds: 60, keyedVertex: { maxParallelism: 128, parallelism: 4 } }],
   'state.jobState': ['c1', JOB, 600_000, { capacityBytes: 1e9 }],
   'advice.advise': ['c1', JOB, { key: 'acme', format: '{key}#{i}' }],
+  'rehearsal.rehearse': ['c1', JOB, { key: 'acme', salt: 8 }],
+  'rehearsal.cancel': ['c1', JOB],
 };
 
 function specOf(name: EngineCallName) {

@@ -33,6 +33,8 @@ import type { OperationsApi } from './operations.ts';
 import type { ProfilerApi } from './profiler.ts';
 import { PROFILER_CALLS } from './profiler-calls.ts';
 import { OPERATIONS_CALLS } from './operations-calls.ts';
+import type { RehearsalApi } from './rehearsal.ts';
+import { REHEARSAL_CALLS } from './rehearsal-calls.ts';
 import type { StateApi } from './state.ts';
 import { STATE_CALLS } from './state-calls.ts';
 
@@ -51,6 +53,7 @@ export interface EngineApi {
   profiler: ProfilerApi;
   advice: AdviceApi;
   logs: LogsApi;
+  rehearsal: RehearsalApi;
 }
 
 export type EngineService = keyof EngineApi;
@@ -74,6 +77,7 @@ export const ENGINE_CALLS: { [S in EngineService]: Record<keyof EngineApi[S], Ca
   profiler: PROFILER_CALLS,
   advice: ADVICE_CALLS,
   logs: LOGS_CALLS,
+  rehearsal: REHEARSAL_CALLS,
 };
 
 /** A call as it crosses the bridge: `service.method`, e.g. `jobs.graph`. */

@@ -18,6 +18,8 @@ export type ErrorKind =
   | 'unsupported-version'
   | 'network'
   | 'internal'
+  /** The operator stopped a long call (a rehearsal) before it finished. */
+  | 'cancelled'
   /** The cluster redirected to another origin or from https to http; the console did not follow (the message names where). */
   | 'redirect-refused';
 

@@ -40,10 +40,12 @@ export interface LocalEngineOptions {
    */
   flinkVersion?: EmulatedFlinkVersion;
   /**
-   * A scenario of resources/scenarios by name, or the path of a scenario file of the same format; none = uniform
-   * traffic, no capacity limits.
+   * A scenario of resources/scenarios by name, or the path of a scenario file of the same format, or one built in
+   * memory (a rehearsal's twin); none = uniform traffic, no capacity limits.
    */
-  scenario?: string;
+  scenario?: string | Scenario;
+  /** `gatewaymeter-salted`: the salt buckets of stage A (a run's `--salt-buckets` overrides it). @default 8 */
+  saltBuckets?: number;
   /**
    * Max parallelism (number of key groups) of the jobs, `pipeline.max-parallelism`. @default the scenario's
    * `pipeline.max-parallelism` configuration, else 128
@@ -216,7 +218,7 @@ export class LocalEngine {
       throw new LocalEngineError(`--start-time must be epoch milliseconds (a whole number ≥ 0), got ${options.startTime}.`);
     }
     try {
-      this.scenario = options.scenario !== undefined ? resolveScenario(options.scenario) : undefined;
+      this.scenario = typeof options.scenario === 'string' ? resolveScenario(options.scenario) : options.scenario;
     } catch (error) {
       throw new LocalEngineError((error as Error).message);
     }
@@ -323,9 +325,9 @@ export class LocalEngine {
    * {@link runBuiltInJob}, and nothing started. Throws {@link LocalEngineError} for bad arguments.
    */
   planBuiltInJob(run: BuiltInJobRun): JobGraph {
-    const { logins, generator, parallelism, operatorParallelism, maxParallelism } = this.runShape(run);
+    const { logins, generator, parallelism, operatorParallelism, maxParallelism, saltBuckets } = this.runShape(run);
     try {
-      return buildJobGraph(builtInJob(run.job, { parallelism, operatorParallelism, maxParallelism, generator, logins, sink: new TenantCostSink(new ResultStore()) }));
+      return buildJobGraph(builtInJob(run.job, { parallelism, operatorParallelism, maxParallelism, saltBuckets, generator, logins, sink: new TenantCostSink(new ResultStore()) }));
     } catch (error) {
       throw new LocalEngineError((error as Error).message);
     }
@@ -370,7 +372,9 @@ export class LocalEngine {
     }
     // The failed-logins job takes its traffic from the scenario's `logins`; a run's --rate overrides its logins/s.
     const logins = scenario?.logins && { ...scenario.logins, traffic: { ...scenario.logins.traffic, rate } };
-    return { scenario, logins, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, jobConf, conf };
+    const saltBuckets = run.saltBuckets ?? this.options.saltBuckets;
+    if (saltBuckets !== undefined && !(Number.isInteger(saltBuckets) && saltBuckets >= 2 && saltBuckets <= 1024)) fail(`--salt-buckets must be a whole number from 2 to 1024, got ${saltBuckets}.`);
+    return { scenario, logins, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, saltBuckets, jobConf, conf };
   }
 
   /**
@@ -383,7 +387,7 @@ export class LocalEngine {
     const fail = (message: string): never => {
       throw new LocalEngineError(message);
     };
-    const { scenario, logins, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, jobConf, conf } = this.runShape(run);
+    const { scenario, logins, seed, rate, events, generator, parallelism, operatorParallelism, maxParallelism, saltBuckets, jobConf, conf } = this.runShape(run);
     const sinkDir = run.sinkDir !== undefined ? checkFolder(run.sinkDir, '--sink-dir', this.allowedFolders) : this.sinkDir;
     let checkpointing;
     let restartStrategy: RestartStrategyConfig;
@@ -402,6 +406,7 @@ export class LocalEngine {
       parallelism,
       operatorParallelism,
       maxParallelism,
+      saltBuckets,
       generator,
       logins,
       ...(kafka ? { source: kafka.source((message) => process.stderr.write(`Kafka source: ${message}\n`)) } : {}),
@@ -430,6 +435,7 @@ export class LocalEngine {
           seed: String(seed),
           rate: String(rate),
           ...(events !== undefined && { events: String(events) }),
+          ...(run.job === 'gatewaymeter-salted' && saltBuckets !== undefined && { 'salt-buckets': String(saltBuckets) }),
           ...(scenario && { scenario: scenario.name }),
           ...(sinkDir !== undefined && { 'sink-dir': sinkDir }),
           ...kafka?.jobParameters(),

@@ -194,7 +194,8 @@ describe('gatewaymeter pipelines', () => {
     expect(readFileSync(log.file, 'utf8').trim().split('\n').length).toBeGreaterThan(Object.keys(truth).length);
   });
 
-  it('salts request ids into 8 buckets per tenant, by CRC32', () => {
+  it('salts request ids into 8 buckets per tenant (or the job\'s saltBuckets), by CRC32', () => {
     expect(saltedKey({ tenant_id: 'acme', request_id: '123456789' })).toBe(`acme#${0xcbf43926 % 8}`);
+    expect(saltedKey({ tenant_id: 'acme', request_id: '123456789' }, 3)).toBe(`acme#${0xcbf43926 % 3}`);
   });
 });

@@ -28,6 +28,7 @@ export const ABANDON_AFTER_MS = 5 * 60 * 1000;
 export const WINDOW_MS = 60 * 1000;
 /** Stage B of the salted pipeline accepts parts this late. */
 export const SALTED_ALLOWED_LATENESS_MS = 2 * 60 * 1000;
+/** The salted pipeline's buckets unless the job's `saltBuckets` says otherwise. */
 export const SALT_BUCKETS = 8;
 
 /** The built-in jobs, as listed to the console (also as "jars" in part 2). */
@@ -51,6 +52,8 @@ export interface GatewayMeterOptions {
   prices?: Readonly<Record<string, ModelPrice>>;
   /** `failed-logins` only: its state variant and login traffic (a scenario's `logins`). */
   logins?: FailedLoginsConfig;
+  /** `gatewaymeter-salted` only: the salt buckets of stage A (2..1024). @default SALT_BUCKETS */
+  saltBuckets?: number;
 }
 
 /** `parse`: JSON line → GatewayEvent; invalid lines are counted (`numParseErrors`) and dropped. */
@@ -268,22 +271,24 @@ export function gatewayMeterJob(options: GatewayMeterOptions): StreamGraph {
   return env.getStreamGraph('gatewaymeter');
 }
 
-/** The salt of the two-stage aggregation: `tenant#(crc32(request_id) % 8)`. */
-export function saltedKey(record: Pick<RequestRecord, 'tenant_id' | 'request_id'>): string {
-  return `${record.tenant_id}#${crc32Utf8(record.request_id) % SALT_BUCKETS}`;
+/** The salt of the two-stage aggregation: `tenant#(crc32(request_id) % buckets)`. */
+export function saltedKey(record: Pick<RequestRecord, 'tenant_id' | 'request_id'>, buckets = SALT_BUCKETS): string {
+  return `${record.tenant_id}#${crc32Utf8(record.request_id) % buckets}`;
 }
 
 /**
- * `gatewaymeter-salted`: the two-stage aggregation. Stage A (`tenant-cost-partial`) keyed by the salted key,
+ * `gatewaymeter-salted`: the two-stage aggregation. Stage A (`tenant-cost-partial`) keyed by the salted key (`saltBuckets`),
  * 1-minute windows, no allowed lateness, late records to a side output as one-request parts (`late-parts`);
  * stage B (`tenant-cost`) keyed by tenant sums the parts, with 2 minutes of allowed lateness.
  */
 export function gatewayMeterSaltedJob(options: GatewayMeterOptions): StreamGraph {
   const prices = options.prices ?? DEFAULT_PRICES;
+  const buckets = options.saltBuckets ?? SALT_BUCKETS;
+  if (!(Number.isInteger(buckets) && buckets >= 2 && buckets <= 1024)) throw new RangeError(`The salt buckets must be a whole number from 2 to 1024, got ${buckets}.`);
   const { env, records, p } = sourceAndAssemble(options);
   const lateRecords = new OutputTag<RequestRecord>('late-records');
   const partial = records
-    .keyBy((r: RequestRecord) => saltedKey(r))
+    .keyBy((r: RequestRecord) => saltedKey(r, buckets))
     .window(TumblingEventTimeWindows.of(WINDOW_MS))
     .sideOutputLateData(lateRecords)
     .aggregate(

@@ -42,6 +42,8 @@ export interface JobArguments {
   restartDelayMs?: number;
   /** `execution.checkpointing.interval` in ms. */
   checkpointIntervalMs?: number;
+  /** `gatewaymeter-salted`: the salt buckets of stage A. @default 8 */
+  saltBuckets?: number;
 }
 
 /** A program argument the job does not accept: the message names it and lists what is accepted. */
@@ -64,6 +66,7 @@ const FLAGS: Record<string, { key: keyof JobArguments; parse: (raw: string, flag
   '--restart-attempts': { key: 'restartAttempts', parse: (v, f) => wholeNumber(v, f, 0) },
   '--restart-delay': { key: 'restartDelayMs', parse: (v, f) => duration(v, f) },
   '--checkpoint-interval': { key: 'checkpointIntervalMs', parse: (v, f) => duration(v, f) },
+  '--salt-buckets': { key: 'saltBuckets', parse: (v, f) => wholeNumber(v, f, 2, 1024) },
 };
 
 export const ACCEPTED_PROGRAM_ARGUMENTS = Object.keys(FLAGS);
