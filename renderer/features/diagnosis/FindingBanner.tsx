@@ -23,11 +23,14 @@ export function FindingBanner({
   windowMs,
   onWindowChange,
   onShowEvidence,
+  onAdvise,
 }: {
   poll: Polled<JobDiagnosis>;
   windowMs: number;
   onWindowChange: (ms: number) => void;
   onShowEvidence: (finding: Finding) => void;
+  /** A skew finding's way to the Advice panel (salting beside a rescale). */
+  onAdvise?: () => void;
 }): ReactNode {
   const [open, setOpen] = useState(false);
   const d = poll.data;
@@ -56,6 +59,11 @@ export function FindingBanner({
           {finding?.vertexId ? (
             <button type="button" className="button button--small button--primary" onClick={() => onShowEvidence(finding)} data-testid={testIds.diagnosis.evidence}>
               Show evidence
+            </button>
+          ) : null}
+          {finding?.kind === 'skew' && finding.vertexId && onAdvise ? (
+            <button type="button" className="button button--small" onClick={onAdvise} data-testid={testIds.advice.open} title="Salting beside a rescale: buckets, where the salted keys land, busy after, the costs">
+              Advise on a fix
             </button>
           ) : null}
           {d ? (

@@ -47,6 +47,7 @@ export function SkewPanel({
   highlight,
   onOpenSubtask,
   onOpenState,
+  onOpenAdvice,
 }: {
   clusterId: string;
   jobId: string;
@@ -58,6 +59,8 @@ export function SkewPanel({
   onOpenSubtask: (vertexId: string, subtask: number, metric: SkewMetric) => void;
   /** The checkpointed-state metric's way to the State tab, on that vertex (null: the vertex the sentence names). */
   onOpenState?: (vertexId: string | null) => void;
+  /** The Advice panel (salting beside a rescale), with the key looked up if any. */
+  onOpenAdvice?: (key: string | null) => void;
 }): ReactNode {
   const diagnosisApi = useDiagnosisApi();
   const [metric, setMetric] = useState<SkewMetric>('busyTimeMsPerSecond');
@@ -159,6 +162,17 @@ export function SkewPanel({
             State of {stateRow ? stateRow.name : 'the job'} →
           </button>
         ) : null}
+        {onOpenAdvice && hasSkewFinding(diagnosis) ? (
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => onOpenAdvice(null)}
+            title="Salting beside a rescale for the hot key of the skewed vertex"
+            data-testid={testIds.advice.openFromSkew}
+          >
+            Advise on a fix →
+          </button>
+        ) : null}
       </div>
 
       {heatmap && rows.length > 0 ? (
@@ -238,12 +252,20 @@ export function SkewPanel({
       ) : null}
 
       <h3 className="skew-panel__subtitle">Which subtask owns a key?</h3>
-      <KeyLookup vertices={keyed} onLocated={(vertexId, subtask) => {
-        setPicked({ vertexId, subtask });
-        setBarsVertex(vertexId);
-      }} />
+      <KeyLookup
+        vertices={keyed}
+        onLocated={(vertexId, subtask) => {
+          setPicked({ vertexId, subtask });
+          setBarsVertex(vertexId);
+        }}
+        onAdvise={onOpenAdvice && hasSkewFinding(diagnosis) ? (key) => onOpenAdvice(key) : undefined}
+      />
     </Panel>
   );
+}
+
+function hasSkewFinding(diagnosis: JobDiagnosis | null): boolean {
+  return diagnosis !== null && [diagnosis.finding, ...diagnosis.otherFindings].some((f) => f.kind === 'skew' && f.vertexId !== null);
 }
 
 function largestRow(rows: HeatmapRow[]): HeatmapRow | null {
