@@ -1,0 +1,111 @@
+import type { Page } from '@playwright/test';
+import path from 'node:path';
+import type { JobAdvice } from '../../../engine/contracts/advice';
+import { runCli } from '../../../engine/cli/testing/run-cli';
+import { testIds } from '../../../renderer/testIds';
+import { AdvicePanel } from '../../pages/AdvicePanel';
+import { DiagnosisPanel } from '../../pages/DiagnosisPanel';
+import { expect, test } from '../../support/console';
+import { flinkKeyGroupOf, flinkSubtaskOf } from '../../support/flinkKeyGroups';
+import { ROOT } from '../../support/paths';
+
+const SHOTS = path.join(ROOT, 'test-results/screenshots');
+
+/** The advice the page got from the engine: the bridge's answer to its `advice.advise` call. */
+async function adviceAnswer(page: Page, ask: () => Promise<void>): Promise<JobAdvice> {
+  const answered = page.waitForResponse((r) => r.url().endsWith('/api/rpc') && (r.request().postDataJSON() as { call?: string } | null)?.call === 'advice.advise');
+  await ask();
+  const body = (await (await answered).json()) as { ok: boolean; value: JobAdvice };
+  expect(body.ok).toBe(true);
+  return body.value;
+}
+
+const busy = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms/s`;
+const ratio = (n: number | null | undefined) => (n == null ? '—' : `${n.toFixed(2)}×`);
+
+test.describe('the built-in local engine (hot-tenant)', () => {
+  test.use({ withLocalEngine: true });
+
+  test('from the skew finding and the Skew tab, the Advice panel shows the service\u2019s salting for acme beside the rescale, placed as Flink places keys', async ({ app, consoleProcess, page }) => {
+    test.setTimeout(240_000);
+    const token = consoleProcess.localEngineToken!;
+    const get = async <T,>(p: string): Promise<T> => (await (await fetch(`${consoleProcess.localEngineUrl}${p}`, { headers: { authorization: `Bearer ${token}` } })).json()) as T;
+    const { jobs } = await get<{ jobs: Array<{ jid: string }> }>('/jobs/overview');
+    const jobId = jobs[0].jid;
+    const { vertices } = await get<{ vertices: Array<{ id: string; name: string; parallelism: number; maxParallelism: number }> }>(`/jobs/${jobId}`);
+    const tenantCost = vertices.find((v) => v.name.startsWith('tenant-cost'))!;
+
+    const cluster = await app.openCluster('Local engine');
+    const graph = await cluster.openJob(jobId);
+    await graph.expectGraphShown();
+    const diagnosis = new DiagnosisPanel(page);
+    await diagnosis.waitForFinding('skew', 180_000);
+
+    // One click from the finding: the panel asks for the key it does not know, and says why it cannot advise without it.
+    const advice = new AdvicePanel(page);
+    await advice.openFromFinding();
+    await expect(advice.status).toHaveText(/^Give the hot key/);
+    await advice.panel.getByRole('button', { name: 'Advise' }).click();
+    await expect(advice.error).toContainText('Give the hot key');
+    await expect(advice.rehearseSlot).toBeAttached();
+
+    const answer = await adviceAnswer(page, () => advice.advise('acme'));
+    await advice.waitForAdvice();
+    const s = answer.salting;
+    expect(answer.vertexId).toBe(tenantCost.id);
+    expect(s.verdict).toBe('salt');
+    expect(s.subtask).toBe(flinkSubtaskOf('acme', tenantCost.maxParallelism, tenantCost.parallelism));
+
+    // The panel's figures are the engine's answer, only formatted.
+    await expect(advice.salting).toHaveAttribute('data-buckets', String(s.buckets));
+    await expect(advice.saltingSentence).toHaveText(s.sentence);
+    const listed = await advice.saltedKeys();
+    expect(listed).toEqual(s.saltedKeys.map((k) => ({ key: k.key, keyGroup: k.keyGroup, subtask: k.subtask })));
+    // acme#0..N-1 where Flink puts them, computed here independently of the engine.
+    expect(listed.map((k) => k.key)).toEqual(Array.from({ length: s.buckets! }, (_, i) => `acme#${i}`));
+    for (const k of listed) {
+      expect(k.keyGroup, k.key).toBe(flinkKeyGroupOf(k.key, tenantCost.maxParallelism));
+      expect(k.subtask, k.key).toBe(flinkSubtaskOf(k.key, tenantCost.maxParallelism, tenantCost.parallelism));
+    }
+    const distinct = new Set(listed.map((k) => k.subtask)).size;
+    await expect(advice.spread).toHaveAttribute('data-distinct', String(distinct));
+    await expect(advice.spread).toContainText(`${listed.length} salted keys over ${tenantCost.parallelism} subtasks: ${distinct} distinct subtask`);
+    for (const p of s.predicted.filter((x) => x.saltedKeys.length > 0)) {
+      const cells = await advice.predictedRow(p.subtask);
+      expect(cells[0]).toBe(String(p.subtask));
+      expect(cells[1]).toBe(p.saltedKeys.join(', '));
+      expect(cells[3]).toBe(busy(p.busyTimeMsPerSecond));
+    }
+    await expect(advice.busyMaxOverMean).toContainText(`${ratio(s.before.maxOverMean)} now (max ${busy(s.before.max)}) → ${ratio(s.after?.maxOverMean)} after`);
+    expect(s.after!.maxOverMean!).toBeLessThan(s.before.maxOverMean!);
+    await expect(advice.costs.locator('li')).toHaveText(s.costs);
+    await expect(advice.rescaleSentence).toHaveText(answer.rescale.sentence);
+    for (const plan of answer.rescale.plans) {
+      const key = plan.hotKeys.find((k) => k.key === 'acme')!;
+      await expect(advice.rescalePlan(plan.to)).toHaveAttribute('data-key-subtask', String(key.subtaskAfter));
+      expect(key.subtaskAfter).toBe(flinkSubtaskOf('acme', tenantCost.maxParallelism, plan.to));
+    }
+    await page.screenshot({ path: path.join(SHOTS, 'advice-panel.png'), fullPage: false });
+
+    // `flink-ops advise --json` over the same history: the same plan (the load figures move a little with each sample).
+    const cli = await runCli(['advise', '--url', consoleProcess.localEngineUrl!, '--job', jobId, '--key', 'acme', '--data-dir', consoleProcess.dataDir, '--json'], {
+      env: { ...process.env, FLINK_OPS_TOKEN: token },
+    });
+    expect(cli.stderr).toBe('');
+    expect(cli.code).toBe(0);
+    const fromCli = JSON.parse(cli.stdout) as JobAdvice;
+    expect(fromCli).toMatchObject({ vertexId: answer.vertexId, hotSubtask: answer.hotSubtask, basis: { load: 'history', vertex: 'diagnosis' } });
+    expect(fromCli.salting).toMatchObject({ verdict: s.verdict, buckets: s.buckets, saltedKeys: s.saltedKeys, distinctSubtasks: s.distinctSubtasks, expectedDistinctSubtasks: s.expectedDistinctSubtasks, costs: s.costs });
+    expect(fromCli.salting.before.maxOverMean!).toBeCloseTo(s.before.maxOverMean!, 0);
+
+    // From the Skew tab's key lookup: the panel opens with the key filled in and asks at once.
+    await advice.panel.getByTestId(testIds.advice.close).click();
+    await expect(advice.panel).toHaveCount(0);
+    await diagnosis.openSkewTab();
+    const again = await adviceAnswer(page, () => advice.openFromKeyLookup('acme'));
+    await advice.waitForAdvice();
+    await expect(advice.panel.getByLabel('Hot key')).toHaveValue('acme');
+    expect(again.salting.saltedKeys).toEqual(s.saltedKeys);
+    expect(await advice.saltedKeys()).toEqual(s.saltedKeys.map((k) => ({ key: k.key, keyGroup: k.keyGroup, subtask: k.subtask })));
+  });
+});
