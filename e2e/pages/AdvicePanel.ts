@@ -44,10 +44,11 @@ export class AdvicePanel {
     await expect(this.panel).toBeVisible();
   }
 
-  /** Types the key (and the format) and asks. */
-  async advise(key: string, format?: string): Promise<void> {
+  /** Types the key (and the key's rate, the format) and asks. */
+  async advise(key: string, options: { rate?: number; format?: string } = {}): Promise<void> {
     await this.panel.getByLabel('Hot key').fill(key);
-    if (format !== undefined) await this.panel.getByLabel('Salted key format').fill(format);
+    if (options.rate !== undefined) await this.panel.getByLabel("Key's rate").fill(String(options.rate));
+    if (options.format !== undefined) await this.panel.getByLabel('Salted key format').fill(options.format);
     await this.panel.getByRole('button', { name: 'Advise' }).click();
   }
 

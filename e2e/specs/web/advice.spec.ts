@@ -20,6 +20,8 @@ async function adviceAnswer(page: Page, ask: () => Promise<void>): Promise<JobAd
   return body.value;
 }
 
+const ACME_RECORDS_PER_SECOND = 400;
+
 const busy = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms/s`;
 const ratio = (n: number | null | undefined) => (n == null ? '—' : `${n.toFixed(2)}×`);
 
@@ -49,11 +51,18 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     await expect(advice.error).toContainText('Give the hot key');
     await expect(advice.rehearseSlot).toBeAttached();
 
-    const answer = await adviceAnswer(page, () => advice.advise('acme'));
-    await advice.waitForAdvice();
+    // acme's demand in the scenario: 40% of 1,000 requests/s (its subtask lets only 250 through). The capacity the
+    // advice sizes the buckets by comes from the history's last minutes: asked again until they show the saturation.
+    let answer!: JobAdvice;
+    await expect(async () => {
+      answer = await adviceAnswer(page, () => advice.advise('acme', { rate: ACME_RECORDS_PER_SECOND }));
+      await advice.waitForAdvice();
+      expect(answer.salting.verdict).toBe('salt');
+    }).toPass({ timeout: 90_000, intervals: [5_000] });
     const s = answer.salting;
     expect(answer.vertexId).toBe(tenantCost.id);
-    expect(s.verdict).toBe('salt');
+    expect(s.perBucketRecordsPerSecond! * s.buckets!).toBeCloseTo(ACME_RECORDS_PER_SECOND, 6);
+    expect(s.perBucketRecordsPerSecond!).toBeLessThan(s.capacity!.recordsPerSecond);
     expect(s.subtask).toBe(flinkSubtaskOf('acme', tenantCost.maxParallelism, tenantCost.parallelism));
 
     // The panel's figures are the engine's answer, only formatted.
@@ -87,8 +96,9 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     }
     await page.screenshot({ path: path.join(SHOTS, 'advice-panel.png'), fullPage: false });
 
-    // `flink-ops advise --json` over the same history: the same plan (the load figures move a little with each sample).
-    const cli = await runCli(['advise', '--url', consoleProcess.localEngineUrl!, '--job', jobId, '--key', 'acme', '--data-dir', consoleProcess.dataDir, '--json'], {
+    // `flink-ops advise --json` over the same history, with the panel's buckets: the same placement and costs; the load
+    // figures move a little with each sample the console takes meanwhile.
+    const cli = await runCli(['advise', '--url', consoleProcess.localEngineUrl!, '--job', jobId, '--key', 'acme', '--rate', String(ACME_RECORDS_PER_SECOND), '--buckets', String(s.buckets), '--data-dir', consoleProcess.dataDir, '--json'], {
       env: { ...process.env, FLINK_OPS_TOKEN: token },
     });
     expect(cli.stderr).toBe('');
@@ -96,7 +106,7 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     const fromCli = JSON.parse(cli.stdout) as JobAdvice;
     expect(fromCli).toMatchObject({ vertexId: answer.vertexId, hotSubtask: answer.hotSubtask, basis: { load: 'history', vertex: 'diagnosis' } });
     expect(fromCli.salting).toMatchObject({ verdict: s.verdict, buckets: s.buckets, saltedKeys: s.saltedKeys, distinctSubtasks: s.distinctSubtasks, expectedDistinctSubtasks: s.expectedDistinctSubtasks, costs: s.costs });
-    expect(fromCli.salting.before.maxOverMean!).toBeCloseTo(s.before.maxOverMean!, 0);
+    expect(Math.abs(fromCli.salting.before.maxOverMean! / s.before.maxOverMean! - 1)).toBeLessThan(0.2);
 
     // From the Skew tab's key lookup: the panel opens with the key filled in and asks at once.
     await advice.panel.getByTestId(testIds.advice.close).click();
@@ -105,7 +115,8 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     const again = await adviceAnswer(page, () => advice.openFromKeyLookup('acme'));
     await advice.waitForAdvice();
     await expect(advice.panel.getByLabel('Hot key')).toHaveValue('acme');
-    expect(again.salting.saltedKeys).toEqual(s.saltedKeys);
-    expect(await advice.saltedKeys()).toEqual(s.saltedKeys.map((k) => ({ key: k.key, keyGroup: k.keyGroup, subtask: k.subtask })));
+    expect(again.salting).toMatchObject({ key: 'acme', keyGroup: s.keyGroup, subtask: s.subtask, basis: { rate: 'estimated' } });
+    await expect(advice.salting).toHaveAttribute('data-verdict', again.salting.verdict);
+    await expect(advice.saltingSentence).toHaveText(again.salting.sentence);
   });
 });

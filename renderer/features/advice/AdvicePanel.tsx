@@ -30,6 +30,7 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
   const [key, setKey] = useState(request.key ?? '');
   const [format, setFormat] = useState(DEFAULT_FORMAT);
   const [buckets, setBuckets] = useState('');
+  const [rate, setRate] = useState('');
   const [advice, setAdvice] = useState<JobAdvice | null>(null);
   const [error, setError] = useState<ErrorInfo | null>(null);
   const [loading, setLoading] = useState(false);
@@ -37,13 +38,15 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
   const skew = skewFindingOf(diagnosis);
 
   const ask = useCallback(
-    async (hotKey: string, template: string, bucketsText: string) => {
+    async (hotKey: string, template: string, bucketsText: string, rateText: string) => {
       const call = ++asked.current;
       setLoading(true);
       setError(null);
       try {
+        // The engine judges the numbers (and says what is wrong with them): the panel only passes them on.
         const n = bucketsText.trim() === '' ? undefined : Number(bucketsText);
-        const answer = await adviceApi.advise(clusterId, jobId, { key: hotKey, format: template, ...(n === undefined ? {} : { buckets: n }) });
+        const r = rateText.trim() === '' ? undefined : Number(rateText);
+        const answer = await adviceApi.advise(clusterId, jobId, { key: hotKey, format: template, ...(n === undefined ? {} : { buckets: n }), ...(r === undefined ? {} : { keyRecordsPerSecond: r }) });
         if (call === asked.current) setAdvice(answer);
       } catch (e) {
         if (call === asked.current) {
@@ -61,7 +64,7 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
   useEffect(() => {
     if (request.key) {
       setKey(request.key);
-      void ask(request.key, DEFAULT_FORMAT, '');
+      void ask(request.key, DEFAULT_FORMAT, '', '');
     }
   }, [request.key, request.nonce, ask]);
 
@@ -72,7 +75,7 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
       setError({ kind: 'invalid-input', message: 'Give the hot key: the console has no sample of the job\u2019s keys to take it from.' });
       return;
     }
-    void ask(key, format, buckets);
+    void ask(key, format, buckets, rate);
   };
 
   return (
@@ -98,9 +101,13 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
           <span className="muted small">Salted key format</span>
           <input className="search" value={format} onChange={(e) => setFormat(e.target.value)} aria-label="Salted key format" title="With {key} and {i}" />
         </label>
+        <label title="The key's demand when measured elsewhere (a Kafka sample, the source); empty: estimated from its subtask">
+          <span className="muted small">Key's rate (records/s)</span>
+          <input className="search advice-form__number" value={rate} onChange={(e) => setRate(e.target.value)} placeholder="estimated" aria-label="Key's rate" inputMode="decimal" />
+        </label>
         <label>
           <span className="muted small">Buckets</span>
-          <input className="search advice-form__buckets" value={buckets} onChange={(e) => setBuckets(e.target.value)} placeholder="by the rule" aria-label="Salt buckets" inputMode="numeric" />
+          <input className="search advice-form__number" value={buckets} onChange={(e) => setBuckets(e.target.value)} placeholder="by the rule" aria-label="Salt buckets" inputMode="numeric" />
         </label>
         <button type="submit" className="button button--small button--primary" disabled={loading}>
           {loading ? 'Advising…' : 'Advise'}
