@@ -115,7 +115,7 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     const again = await adviceAnswer(page, () => advice.openFromKeyLookup('acme'));
     await advice.waitForAdvice();
     await expect(advice.panel.getByLabel('Hot key')).toHaveValue('acme');
-    expect(again.salting).toMatchObject({ key: 'acme', keyGroup: s.keyGroup, subtask: s.subtask, basis: { rate: 'estimated' } });
+    expect(again).toMatchObject({ basis: { rate: 'estimated' }, salting: { key: 'acme', keyGroup: s.keyGroup, subtask: s.subtask } });
     await expect(advice.salting).toHaveAttribute('data-verdict', again.salting.verdict);
     await expect(advice.saltingSentence).toHaveText(again.salting.sentence);
   });
