@@ -56,9 +56,9 @@ export function windowFigures(window: JobWindowStats, checkpoints: readonly Chec
 }
 
 /** Pure: before vs after, figure by figure, with the ratio after / before. */
-export function compareWindows(before: OperationWindowFigures, after: OperationWindowFigures | null): BeforeAfterRow[] {
+export function compareWindows(before: OperationWindowFigures | null, after: OperationWindowFigures | null): BeforeAfterRow[] {
   const row = (figure: BeforeAfterRow['figure'], label: string, unit: BeforeAfterRow['unit'], pick: (f: OperationWindowFigures) => number | null): BeforeAfterRow => {
-    const b = pick(before);
+    const b = before ? pick(before) : null;
     const a = after ? pick(after) : null;
     return { figure, label, unit, before: b, after: a, change: a !== null && b !== null && b !== 0 ? a / b : null };
   };

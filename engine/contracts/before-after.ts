@@ -39,13 +39,19 @@ export interface BeforeAfter {
   entryId: string;
   kind: 'rescale' | 'resubmit';
   clusterId: string;
-  /** When the operation started (the before window ends here) and when the job ran again (the after window starts). */
+  /**
+   * When the operation started (the before window ends here), and the first sample of the history that shows the job
+   * running again (the after window starts there; null until there is one).
+   */
   startedAt: number;
   runningAgainAt: number | null;
-  before: OperationWindowFigures;
+  /** null when the history has no samples of the job before the operation (a first submit, or it was not watched). */
+  before: OperationWindowFigures | null;
   /** null until the history has samples of the job running again. */
   after: OperationWindowFigures | null;
   rows: BeforeAfterRow[];
+  /** The after window covers all it will (the history will not change the figures any more). */
+  complete: boolean;
   /** What the comparison cannot say yet, or why a figure is missing, in words. */
   notes: string[];
 }

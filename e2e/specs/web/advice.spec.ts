@@ -106,7 +106,11 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     const fromCli = JSON.parse(cli.stdout) as JobAdvice;
     expect(fromCli).toMatchObject({ vertexId: answer.vertexId, hotSubtask: answer.hotSubtask, basis: { load: 'history', vertex: 'diagnosis' } });
     expect(fromCli.salting).toMatchObject({ verdict: s.verdict, buckets: s.buckets, saltedKeys: s.saltedKeys, distinctSubtasks: s.distinctSubtasks, expectedDistinctSubtasks: s.expectedDistinctSubtasks, costs: s.costs });
-    expect(Math.abs(fromCli.salting.before.maxOverMean! / s.before.maxOverMean! - 1)).toBeLessThan(0.2);
+    // The load figures: between the engine's answers just before and just after the CLI's (the window slides meanwhile).
+    const next = await adviceAnswer(page, () => advice.advise('acme', { rate: ACME_RECORDS_PER_SECOND }));
+    const bounds = [s.before.maxOverMean!, next.salting.before.maxOverMean!];
+    expect(fromCli.salting.before.maxOverMean!).toBeGreaterThanOrEqual(Math.min(...bounds) * 0.9);
+    expect(fromCli.salting.before.maxOverMean!).toBeLessThanOrEqual(Math.max(...bounds) * 1.1);
 
     // From the Skew tab's key lookup: the panel opens with the key filled in and asks at once.
     await advice.panel.getByTestId(testIds.advice.close).click();
