@@ -86,6 +86,31 @@ describe('before/after an operation', () => {
     expect(k.operations.journal.get(entry.id)?.beforeAfter).toEqual(result);
   }, 120_000);
 
+  it('through a savepoint (a new job, as a salted job deployed by a resubmit is): before is the old job’s samples, after the new one’s', async () => {
+    kit = await startOperationsKit({ scenario: 'hot-tenant', rate: 1000, clock: new ManualClock(Date.now() - 10 * 60_000) });
+    const k = kit;
+    const watcher = new JobWatcher({ history: k.history, connection: () => connect(k.client), now: () => k.handle.engine.now() });
+    const sample = async (jobId: string, count: number) => {
+      for (let i = 0; i < count; i++) {
+        k.handle.engine.advance(10_000);
+        await watcher.sampleNow('local', jobId);
+      }
+    };
+    await sample(k.jobId, 6);
+    const context = await k.operations.operationsContext('local', k.jobId);
+    const entry = await (await k.operations.start({ kind: 'rescale', clusterId: 'local', jobId: k.jobId, triggerId: newTriggerId(), parallelism: 2, route: 'savepoint', program: context.resubmitDefaults.program! })).done;
+    expect(entry.state).toBe('succeeded');
+    await sample(entry.newJobId!, 4);
+    const result = await k.operations.beforeAfter(entry.id);
+    expect(result.before).toMatchObject({ jobId: k.jobId, samples: k.history.samples.heads('local', k.jobId, entry.createdAt - BEFORE_AFTER_WINDOW_MS, entry.createdAt).length });
+    expect(result.after).toMatchObject({ jobId: entry.newJobId, samples: 4 });
+    expect(result.runningAgainAt).toBe(k.history.samples.heads('local', entry.newJobId!, entry.createdAt, k.handle.engine.now())[0].t);
+    expect(result.complete).toBe(false);
+    expect(result.notes).toEqual([`The after window is still filling: ${(result.after!.to - result.after!.from) / 1000} s of 120 s so far.`]);
+    // Not complete: nothing kept in the journal yet.
+    expect(k.operations.journal.get(entry.id)?.beforeAfter).toBeUndefined();
+  }, 120_000);
+
   it('refuses what has nothing to compare', async () => {
     kit = await startOperationsKit();
     const savepoint = await (await kit.operations.start({ kind: 'savepoint', clusterId: 'local', jobId: kit.jobId, triggerId: newTriggerId() })).done;
