@@ -7,7 +7,8 @@ import { toErrorInfo } from '../../components/errors';
 import { formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
 import { testIds } from '../../testIds';
-import { formatBusy, formatRatio, formatRecords, skewFindingOf, spreadSentence } from './adviceFormat';
+import { skewFindingOf } from '../diagnosis/finding';
+import { formatBusy, formatRatio, formatRecords, spreadSentence } from './adviceFormat';
 import { useAdviceApi } from './api';
 import './advice.css';
 

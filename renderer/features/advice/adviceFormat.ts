@@ -1,11 +1,9 @@
-import type { JobDiagnosis } from '../../../engine/contracts/diagnosis';
+import { DASH } from '../../components/format';
 
 /**
  * How the Advice panel writes the service's figures: formatting only, never a figure of its own (the panel must show
  * exactly what `flink-ops advise --json` says).
  */
-
-export const DASH = '—';
 
 /** max/mean as `23.40×`. */
 export function formatRatio(ratio: number | null | undefined): string {
@@ -28,10 +26,4 @@ export function spreadSentence(keys: number, parallelism: number, distinct: numb
   const reach = distinct === null ? 'how many distinct subtasks is not known' : `${distinct} distinct subtask${distinct === 1 ? '' : 's'}`;
   const random = expected === null ? '' : ` (about ${Number(expected.toFixed(1))} expected at random)`;
   return `${keys} salted key${keys === 1 ? '' : 's'} over ${parallelism} subtasks: ${reach}${random}.`;
-}
-
-/** The diagnosis' skew finding (the headline or another one), or null: the panel says so rather than stay blank. */
-export function skewFindingOf(diagnosis: JobDiagnosis | null): JobDiagnosis['finding'] | null {
-  if (!diagnosis) return null;
-  return [diagnosis.finding, ...diagnosis.otherFindings].find((f) => f.kind === 'skew' && f.vertexId !== null) ?? null;
 }

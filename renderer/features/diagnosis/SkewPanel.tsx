@@ -9,6 +9,7 @@ import { testIds } from '../../testIds';
 import { formatMetricValue, formatPercent, formatTimes } from './format';
 import { Heatmap } from './Heatmap';
 import { arrangeRows, DEFAULT_FILTER, type RowFilter, type RowOrder } from './heatmapModel';
+import { skewFindingOf } from './finding';
 import { KeyLookup, type KeyedVertex } from './KeyLookup';
 import { nextSkewSort, skewTableRows, type SkewColumn, type SkewSort } from './skewTable';
 import { SubtaskBars } from './SubtaskBars';
@@ -162,7 +163,7 @@ export function SkewPanel({
             State of {stateRow ? stateRow.name : 'the job'} →
           </button>
         ) : null}
-        {onOpenAdvice && hasSkewFinding(diagnosis) ? (
+        {onOpenAdvice && skewFindingOf(diagnosis) !== null ? (
           <button
             type="button"
             className="button button--small"
@@ -258,14 +259,10 @@ export function SkewPanel({
           setPicked({ vertexId, subtask });
           setBarsVertex(vertexId);
         }}
-        onAdvise={onOpenAdvice && hasSkewFinding(diagnosis) ? (key) => onOpenAdvice(key) : undefined}
+        onAdvise={onOpenAdvice && skewFindingOf(diagnosis) !== null ? (key) => onOpenAdvice(key) : undefined}
       />
     </Panel>
   );
-}
-
-function hasSkewFinding(diagnosis: JobDiagnosis | null): boolean {
-  return diagnosis !== null && [diagnosis.finding, ...diagnosis.otherFindings].some((f) => f.kind === 'skew' && f.vertexId !== null);
 }
 
 function largestRow(rows: HeatmapRow[]): HeatmapRow | null {
