@@ -36,6 +36,7 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
   const [error, setError] = useState<ErrorInfo | null>(null);
   const [loading, setLoading] = useState(false);
   const asked = useRef(0);
+  const top = useRef<HTMLDivElement>(null);
   const skew = skewFindingOf(diagnosis);
 
   const ask = useCallback(
@@ -61,6 +62,9 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
     [adviceApi, clusterId, jobId],
   );
 
+  // Opened from further down the page (the key lookup): brought into view.
+  useEffect(() => top.current?.scrollIntoView?.({ block: 'start' }), [request.nonce]);
+
   // Opened with a key the console knows: ask at once.
   useEffect(() => {
     if (request.key) {
@@ -80,67 +84,69 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
   };
 
   return (
-    <Panel
-      className="advice-panel"
-      testId={testIds.advice.panel}
-      title={<>Advice: fix the skew{advice ? <span className="muted small"> · {advice.vertexName}</span> : null}</>}
-      actions={
-        <button type="button" className="button button--small" onClick={onClose} data-testid={testIds.advice.close} aria-label="Close the advice">
-          Close
-        </button>
-      }
-    >
-      <p className="muted small" data-testid={testIds.advice.status} data-state={loading ? 'loading' : error ? 'error' : advice ? 'done' : 'idle'}>
-        {statusSentence({ loading, error, advice, skew: skew !== null, diagnosisKnown: diagnosis !== null })}
-      </p>
-      <form className="advice-form" onSubmit={onSubmit} data-testid={testIds.advice.form}>
-        <label>
-          <span className="muted small">Hot key</span>
-          <input className="search" value={key} onChange={(e) => setKey(e.target.value)} placeholder="e.g. acme" aria-label="Hot key" />
-        </label>
-        <label>
-          <span className="muted small">Salted key format</span>
-          <input className="search" value={format} onChange={(e) => setFormat(e.target.value)} aria-label="Salted key format" title="With {key} and {i}" />
-        </label>
-        <label title="The key's demand when measured elsewhere (a Kafka sample, the source); empty: estimated from its subtask">
-          <span className="muted small">Key's rate (records/s)</span>
-          <input className="search advice-form__number" value={rate} onChange={(e) => setRate(e.target.value)} placeholder="estimated" aria-label="Key's rate" inputMode="decimal" />
-        </label>
-        <label>
-          <span className="muted small">Buckets</span>
-          <input className="search advice-form__number" value={buckets} onChange={(e) => setBuckets(e.target.value)} placeholder="by the rule" aria-label="Salt buckets" inputMode="numeric" />
-        </label>
-        <button type="submit" className="button button--small button--primary" disabled={loading}>
-          {loading ? 'Advising…' : 'Advise'}
-        </button>
-      </form>
-      {error ? <ErrorBanner error={error} context="The advice failed" testId={testIds.advice.error} /> : null}
-      {advice ? (
-        <>
-          <KeyFacts advice={advice} />
-          {advice.warnings.length > 0 ? (
-            <ul className="notice notice--warning advice-warnings" data-testid={testIds.advice.warnings}>
-              {advice.warnings.map((w) => (
-                <li key={w}>{w}</li>
-              ))}
-            </ul>
-          ) : null}
-          <div className="advice-sides">
-            <SaltingSide salting={advice.salting} />
-            <RescaleSide rescale={advice.rescale} salting={advice.salting} />
-          </div>
-        </>
-      ) : null}
-      <footer className="advice-panel__footer">
+    <div ref={top}>
+      <Panel
+        className="advice-panel"
+        testId={testIds.advice.panel}
+        title={<>Advice: fix the skew{advice ? <span className="muted small"> · {advice.vertexName}</span> : null}</>}
+        actions={
+          <button type="button" className="button button--small" onClick={onClose} data-testid={testIds.advice.close} aria-label="Close the advice">
+            Close
+          </button>
+        }
+      >
+        <p className="muted small" data-testid={testIds.advice.status} data-state={loading ? 'loading' : error ? 'error' : advice ? 'done' : 'idle'}>
+          {statusSentence({ loading, error, advice, skew: skew !== null, diagnosisKnown: diagnosis !== null })}
+        </p>
+        <form className="advice-form" onSubmit={onSubmit} data-testid={testIds.advice.form}>
+          <label>
+            <span className="muted small">Hot key</span>
+            <input className="search" value={key} onChange={(e) => setKey(e.target.value)} placeholder="e.g. acme" aria-label="Hot key" />
+          </label>
+          <label>
+            <span className="muted small">Salted key format</span>
+            <input className="search" value={format} onChange={(e) => setFormat(e.target.value)} aria-label="Salted key format" title="With {key} and {i}" />
+          </label>
+          <label title="The key's demand when measured elsewhere (a Kafka sample, the source); empty: estimated from its subtask">
+            <span className="muted small">Key's rate (records/s)</span>
+            <input className="search advice-form__number" value={rate} onChange={(e) => setRate(e.target.value)} placeholder="estimated" aria-label="Key's rate" inputMode="decimal" />
+          </label>
+          <label>
+            <span className="muted small">Buckets</span>
+            <input className="search advice-form__number" value={buckets} onChange={(e) => setBuckets(e.target.value)} placeholder="by the rule" aria-label="Salt buckets" inputMode="numeric" />
+          </label>
+          <button type="submit" className="button button--small button--primary" disabled={loading}>
+            {loading ? 'Advising…' : 'Advise'}
+          </button>
+        </form>
+        {error ? <ErrorBanner error={error} context="The advice failed" testId={testIds.advice.error} /> : null}
         {advice ? (
-          <span className="muted small">
-            Load {advice.basis.load === 'history' ? 'from the job\u2019s history' : 'measured just now'}: {advice.basis.samples} samples, {formatTimestamp(advice.basis.from)} – {formatTimestamp(advice.basis.to)}.
-          </span>
+          <>
+            <KeyFacts advice={advice} />
+            {advice.warnings.length > 0 ? (
+              <ul className="notice notice--warning advice-warnings" data-testid={testIds.advice.warnings}>
+                {advice.warnings.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
+            ) : null}
+            <div className="advice-sides">
+              <SaltingSide salting={advice.salting} />
+              <RescaleSide rescale={advice.rescale} salting={advice.salting} />
+            </div>
+          </>
         ) : null}
-        {/* The rehearsal (issue 26) puts its "Rehearse" button here: it replays the observed mix on the local engine. */}
-        <div className="advice-panel__rehearse" data-testid={testIds.advice.rehearseSlot} />
-      </footer>
-    </Panel>
+        <footer className="advice-panel__footer">
+          {advice ? (
+            <span className="muted small">
+              Load {advice.basis.load === 'history' ? 'from the job\u2019s history' : 'measured just now'}: {advice.basis.samples} samples, {formatTimestamp(advice.basis.from)} – {formatTimestamp(advice.basis.to)}.
+            </span>
+          ) : null}
+          {/* The rehearsal (issue 26) puts its "Rehearse" button here: it replays the observed mix on the local engine. */}
+          <div className="advice-panel__rehearse" data-testid={testIds.advice.rehearseSlot} />
+        </footer>
+      </Panel>
+    </div>
   );
 }
 
