@@ -45,9 +45,10 @@ export class AdvicePanel {
   }
 
   /** Types the key (and the key's rate, the format) and asks. */
-  async advise(key: string, options: { rate?: number; format?: string } = {}): Promise<void> {
+  async advise(key: string, options: { rate?: number; buckets?: number; format?: string } = {}): Promise<void> {
     await this.panel.getByLabel('Hot key').fill(key);
-    if (options.rate !== undefined) await this.panel.getByLabel("Key's rate").fill(String(options.rate));
+    await this.panel.getByLabel("Key's rate").fill(options.rate === undefined ? '' : String(options.rate));
+    await this.panel.getByLabel('Salt buckets').fill(options.buckets === undefined ? '' : String(options.buckets));
     if (options.format !== undefined) await this.panel.getByLabel('Salted key format').fill(options.format);
     await this.panel.getByRole('button', { name: 'Advise' }).click();
   }
