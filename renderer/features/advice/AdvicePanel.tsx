@@ -38,6 +38,9 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
   const asked = useRef(0);
   const top = useRef<HTMLDivElement>(null);
   const skew = skewFindingOf(diagnosis);
+  // The vertex of the finding the operator opened the panel from: the service's own diagnosis reads a longer window
+  // and may not name it yet (or any more).
+  const skewVertexId = skew?.vertexId ?? undefined;
 
   const ask = useCallback(
     async (hotKey: string, template: string, bucketsText: string, rateText: string) => {
@@ -48,7 +51,13 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
         // The engine judges the numbers (and says what is wrong with them): the panel only passes them on.
         const n = bucketsText.trim() === '' ? undefined : Number(bucketsText);
         const r = rateText.trim() === '' ? undefined : Number(rateText);
-        const answer = await adviceApi.advise(clusterId, jobId, { key: hotKey, format: template, ...(n === undefined ? {} : { buckets: n }), ...(r === undefined ? {} : { keyRecordsPerSecond: r }) });
+        const answer = await adviceApi.advise(clusterId, jobId, {
+          key: hotKey,
+          format: template,
+          ...(skewVertexId ? { vertexId: skewVertexId } : {}),
+          ...(n === undefined ? {} : { buckets: n }),
+          ...(r === undefined ? {} : { keyRecordsPerSecond: r }),
+        });
         if (call === asked.current) setAdvice(answer);
       } catch (e) {
         if (call === asked.current) {
@@ -59,7 +68,7 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
         if (call === asked.current) setLoading(false);
       }
     },
-    [adviceApi, clusterId, jobId],
+    [adviceApi, clusterId, jobId, skewVertexId],
   );
 
   // Opened from further down the page (the key lookup): brought into view.
