@@ -71,8 +71,11 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
     [adviceApi, clusterId, jobId, skewVertexId],
   );
 
-  // Opened from further down the page (the key lookup): brought into view.
-  useEffect(() => top.current?.scrollIntoView?.({ block: 'start' }), [request.nonce]);
+  // Opened from further down the page (the key lookup): brought into view. A block body: Chromium's scrollIntoView
+  // returns a promise, which React would take for the effect's cleanup.
+  useEffect(() => {
+    top.current?.scrollIntoView({ block: 'start' });
+  }, [request.nonce]);
 
   // Opened with a key the console knows: ask at once.
   useEffect(() => {
