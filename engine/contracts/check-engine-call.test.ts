@@ -55,6 +55,7 @@ const VALID: Record<EngineCallName, unknown[]> = {
   'operations.planRescale': ['c1', JOB, { parallelism: { [JOB]: 4 }, hotKeys: [{ key: 'acme', recordsPerSecond: 400 }] }],
   'operations.planResubmit': [{ clusterId: 'c1', jobId: JOB, program: { jarId: 'x.jar', programArgs: ['--rate', '10'] }, parallelism: 2 }],
   'operations.rescaleOutcome': [TRIGGER],
+  'operations.beforeAfter': [TRIGGER],
   'operations.savepoints': ['c1', JOB],
   'exports.subtaskMetrics': ['c1', JOB],
   'exports.skewReport': ['c1', JOB, { windowMs: 60_000, format: 'html' }],

@@ -75,5 +75,6 @@ export const OPERATIONS_CALLS: ServiceCalls<OperationsApi> = {
   planRescale: call(clusterId, jobId, arg('request', rescalePlanRequest)),
   planResubmit: call(arg('request', ResubmitPlanRequestSchema)),
   rescaleOutcome: call(arg('entryId', z.string())),
+  beforeAfter: call(arg('entryId', z.string())),
   savepoints: call(clusterId, jobId),
 };

@@ -1,5 +1,6 @@
 /** The operations service: savepoint, stop-with-savepoint, cancel, rescale, resubmit, cancel-application, and their journal. */
 
+import type { BeforeAfter } from './before-after.ts';
 import type { ResubmitPlan, ShapeChange, VertexShape } from './job-shape.ts';
 import type { JobState } from './jobs.ts';
 import type { RescaleOutcome, RescalePlan } from './rescale.ts';
@@ -26,6 +27,11 @@ export interface OperationsApi {
   planResubmit(request: ResubmitPlanRequest): Promise<ResubmitPlan>;
   /** A finished rescale's prediction beside the load measured now. */
   rescaleOutcome(entryId: string): Promise<RescaleOutcome>;
+  /**
+   * A finished rescale or resubmit: the job's figures (skew, busy, throughput, checkpoints, state) from the history
+   * before it and once the job ran again. Kept in the journal entry once the after window is complete.
+   */
+  beforeAfter(entryId: string): Promise<BeforeAfter>;
   /** The job's savepoints and those of its earlier runs, newest first. */
   savepoints(clusterId: string, jobId: string): Promise<SavepointListing[]>;
 }
@@ -181,6 +187,8 @@ export interface JournalEntry {
   outcomeSource?: 'rescale-history' | 'observed';
   /** Flink's record of this rescale (its UUID, state, reason, each vertex before/after), when it has one. */
   rescaleRecord?: RescaleRecord | null;
+  /** A rescale or resubmit: before vs after, kept once its after window was complete (absent before, and in older entries). */
+  beforeAfter?: BeforeAfter | null;
 }
 
 /** One rescale as the adaptive scheduler's rescale history records it (Flink 2.3+, FLIP-495). */

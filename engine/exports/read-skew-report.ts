@@ -5,6 +5,7 @@ import type { CheckpointRecord } from '../history/checkpoint-history.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import type { RateColumn } from '../history/job-sample.ts';
 import { newestCheckpointOutliers } from '../history/views/checkpoint-views.ts';
+import { readReportOperations } from './report-operations.ts';
 import { readReportState } from './report-state.ts';
 import { buildSkewReport, type ReportCluster, type ReportHotKey, type SkewReport } from './skew-report.ts';
 
@@ -34,6 +35,7 @@ export function readSkewReport(store: HistoryStore, cluster: ReportCluster, jobI
     checkpointStartDelays: startDelays(store, cluster.id, jobId, checkpoints),
     hotKeys: options.hotKeys,
     state: window.samples > 0 ? readReportState(store, cluster.id, jobId, windowMs, window.from, window.to) : null,
+    operations: window.samples > 0 ? readReportOperations(store, cluster.id, jobId, window.from, window.to) : [],
   });
 }
 

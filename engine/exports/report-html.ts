@@ -1,4 +1,5 @@
 import type { MetricSkew } from '../contracts/diagnosis.ts';
+import type { BeforeAfter, BeforeAfterRow } from '../contracts/before-after.ts';
 import type { ReportState } from './report-state.ts';
 import { subtaskCell, type ReportCheckpoint, type ReportVertex, type SkewReport } from './skew-report.ts';
 
@@ -56,6 +57,7 @@ ${verticesTable(report.vertices)}
 ${subtasksTable(report)}
 </section>
 ${stateSection(report.state ?? null)}
+${beforeAfterSection(report.operations ?? [])}
 ${report.hotKeys ? `<section><h2>Hot keys</h2>${table(['Key', 'Share', 'Key group', 'Subtask'], report.hotKeys.map((k) => [k.key, pct(k.share * 100), k.keyGroup, k.subtask]))}</section>` : ''}
 <section>
 <h2>Not known</h2>
@@ -66,6 +68,30 @@ ${report.window.events.length ? `<h3>Events in the window</h3>${table(['Time (UT
 </body>
 </html>
 `;
+}
+
+/** Before vs after each rescale or resubmit in the window; nothing when the job had none. */
+function beforeAfterSection(operations: BeforeAfter[]): string {
+  if (operations.length === 0) return '';
+  const figure = (unit: BeforeAfterRow['unit'], v: number | null): string => {
+    if (v === null) return '';
+    if (unit === 'ratio') return `${v.toFixed(2)}×`;
+    if (unit === 'bytes') return bytes(v);
+    return `${num(v)} ${unit}`;
+  };
+  const change = (c: number | null) => {
+    if (c === null) return '';
+    const percent = Math.round((c - 1) * 100);
+    return percent === 0 ? '±0%' : `${percent > 0 ? '+' : '−'}${Math.abs(percent)}%`;
+  };
+  const one = (o: BeforeAfter) => `<h3>${esc(o.kind === 'rescale' ? 'Rescale' : 'Resubmit')} started ${esc(iso(o.startedAt))} (${esc(o.entryId)})</h3>
+<p class="meta">Before: ${o.before ? `${o.before.samples} samples, ${esc(iso(o.before.from))} – ${esc(iso(o.before.to))}` : 'no samples'}. After: ${o.after ? `${o.after.samples} samples, ${esc(iso(o.after.from))} – ${esc(iso(o.after.to))}` : 'no samples yet'}.</p>
+${table(['Figure', 'Before', 'After', 'Change'], o.rows.map((r) => [r.label, figure(r.unit, r.before), figure(r.unit, r.after), change(r.change)]))}
+${o.notes.length ? list(o.notes) : ''}`;
+  return `<section data-testid="report-before-after">
+<h2>Before/after</h2>
+${operations.map(one).join('\n')}
+</section>`;
 }
 
 /** Where the state lives and how fast it grows; nothing for a report without checkpoints (or made before the section). */

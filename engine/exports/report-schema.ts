@@ -163,5 +163,60 @@ export const SKEW_REPORT_JSON_SCHEMA = {
         },
       ],
     },
+    operations: {
+      description: 'Before vs after each rescale or resubmit of the job in the window, from the history before it and once the job ran again. Absent when the job had none (and in reports made before it).',
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['entryId', 'kind', 'clusterId', 'startedAt', 'runningAgainAt', 'before', 'after', 'rows', 'complete', 'notes'],
+        additionalProperties: false,
+        properties: {
+          entryId: { type: 'string', description: "The operation's trigger id in the journal." },
+          kind: { enum: ['rescale', 'resubmit'] },
+          clusterId: { type: 'string' },
+          startedAt: { type: 'number', description: 'When the operation started: the before window ends here (epoch ms).' },
+          runningAgainAt: { ...nullableNumber, description: 'The first sample of the job running again: the after window starts here (epoch ms).' },
+          before: { oneOf: [{ type: 'null' }, windowFiguresSchema()] },
+          after: { oneOf: [{ type: 'null' }, windowFiguresSchema()] },
+          rows: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['figure', 'label', 'unit', 'before', 'after', 'change'],
+              additionalProperties: false,
+              properties: {
+                figure: { enum: ['skew', 'busiest', 'throughput', 'checkpointDuration', 'stateSize'] },
+                label: { type: 'string' },
+                unit: { enum: ['ratio', 'ms/s', 'records/s', 'ms', 'bytes'] },
+                before: nullableNumber,
+                after: nullableNumber,
+                change: { ...nullableNumber, description: 'after / before.' },
+              },
+            },
+          },
+          complete: { type: 'boolean', description: 'The after window covers all it will.' },
+          notes: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
   },
 } as const;
+
+/** One side of a before/after: the job's figures over one window of the history. */
+function windowFiguresSchema() {
+  return {
+    type: 'object',
+    required: ['jobId', 'from', 'to', 'samples', 'skew', 'busiest', 'throughputRecordsPerSecond', 'checkpoints', 'stateBytes'],
+    properties: {
+      jobId: { type: 'string' },
+      from: { type: 'number' },
+      to: { type: 'number' },
+      samples: integer,
+      skew: { type: ['object', 'null'], description: 'The most skewed vertex by busy time: max/mean, max and mean ms/s.' },
+      busiest: { type: ['object', 'null'], description: 'The busiest subtask of the job (window mean busy ms/s).' },
+      throughputRecordsPerSecond: { ...nullableNumber, description: 'Records/s out of the sources.' },
+      checkpoints: { type: ['object', 'null'], description: 'Completed checkpoints triggered in the window: count, mean and max duration (ms).' },
+      stateBytes: { ...nullableNumber, description: "The full state size of the window's last completed checkpoint." },
+    },
+  } as const;
+}

@@ -1,3 +1,4 @@
+import type { BeforeAfter } from '../contracts/before-after.ts';
 import type { CheckpointOutlier, DiagnosisWindow, Finding, JobDiagnosis, LoadPattern, MetricSkew } from '../contracts/diagnosis.ts';
 import { computeKeyGroupRangeForOperatorIndex } from '../analysis/key-groups/key-group-range-assignment.ts';
 import type { JobWindowStats, VertexWindowStats } from '../analysis/window-stats.ts';
@@ -93,6 +94,8 @@ export interface SkewReport {
   hotKeys: ReportHotKey[] | null;
   /** Where the state lives and how fast it grows (the State view's sentence); null without checkpoints, absent in older reports. */
   state?: ReportState | null;
+  /** Before vs after each rescale or resubmit of the job in the window; absent when it had none (and in older reports). */
+  operations?: BeforeAfter[];
 }
 
 export interface SkewReportInput {
@@ -105,6 +108,7 @@ export interface SkewReportInput {
   checkpointStartDelays: Map<string, Float64Array>;
   hotKeys?: ReportHotKey[] | null;
   state?: ReportState | null;
+  operations?: BeforeAfter[];
 }
 
 /** Pure: the report from a window's figures and its diagnosis. */
@@ -156,6 +160,7 @@ export function buildSkewReport(input: SkewReportInput): SkewReport {
     checkpointOutliers: diagnosis.checkpointOutliers,
     hotKeys: input.hotKeys ?? null,
     state: input.state ?? null,
+    ...(input.operations?.length ? { operations: input.operations } : {}),
   };
 }
 

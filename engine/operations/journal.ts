@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database } from 'lmdb';
+import type { BeforeAfter } from '../contracts/before-after.ts';
 import { type JournalEntry, type JournalFilter, OPEN_OPERATION_STATES, type OperationState } from '../contracts/operations.ts';
 import { flinkSpelling } from '../contracts/flink-path.ts';
 import type { HistoryStore } from '../history/history-store.ts';
@@ -148,6 +149,14 @@ export class OperationsJournal {
       }
       this.table.put(id, next);
       return next;
+    });
+  }
+
+  /** Keeps a settled entry's before/after figures: a settled entry has no lease, nobody else writes it. */
+  async keepBeforeAfter(id: string, beforeAfter: BeforeAfter): Promise<void> {
+    await this.store.transaction(() => {
+      const current = this.table.get(id);
+      if (current && !isOpen(current.state)) this.table.put(id, { ...current, beforeAfter });
     });
   }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ResubmitPlan, VertexShape } from '../contracts/job-shape.ts';
 import type { HotKeyLoad, JarProgram, JournalEntry, OperationParams, OperationRequest, OperationsContext, RecentCheckpoints, ResubmitPlanRequest } from '../contracts/operations.ts';
+import type { BeforeAfter } from '../contracts/before-after.ts';
 import type { RescaleOutcome, RescalePlan } from '../contracts/rescale.ts';
 import { recentCheckpoints } from '../analysis/savepoint-progress.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
@@ -26,6 +27,7 @@ import {
 import { DEFAULT_OPERATION_SETTINGS, REAL_CLOCK, type DriveOptions, type DriverContext, type OperationClock, type OperationSettings } from './driver-context.ts';
 import { isOpen, LeaseLostError, newEntry, OperationsJournal, publicEntry, type StoredJournalEntry } from './journal.ts';
 import { compareShapes, matchVertices, shapeOfJob, shapeOfPlan } from './job-shape.ts';
+import { readBeforeAfter } from './before-after.ts';
 import { observeLoad } from './observed-load.ts';
 import { jarPlanBody } from './request-bodies.ts';
 import { driveRescale, isNewStep, type NewStep } from './rescale-operation.ts';
@@ -500,6 +502,19 @@ export class Operations {
     const plan = buildRescalePlan({ clusterId: cluster.id, facts, target, hotKeys, load, route, now: this.clock.now() });
     this.plans.set(key, plan);
     return plan;
+  }
+
+  /**
+   * Before vs after a finished rescale or resubmit, from the history; once the after window is complete the journal
+   * keeps it (the history's samples age out, the entry stays).
+   */
+  async beforeAfter(entryId: string): Promise<BeforeAfter> {
+    const entry = this.journal.get(entryId);
+    if (!entry) throw new EngineError('not-found', `No operation with trigger id ${entryId} in the journal.`);
+    if (entry.beforeAfter?.complete) return entry.beforeAfter;
+    const figures = readBeforeAfter(this.deps.history, publicEntry(entry), this.clock.now());
+    if (figures.complete && figures.after) await this.journal.keepBeforeAfter(entryId, figures);
+    return figures;
   }
 
   /** What a finished rescale's plan predicted beside the load measured on the job now. */

@@ -24,6 +24,7 @@ export function FindingBanner({
   onWindowChange,
   onShowEvidence,
   onShowFlameGraph,
+  onAdvise,
 }: {
   poll: Polled<JobDiagnosis>;
   windowMs: number;
@@ -31,6 +32,8 @@ export function FindingBanner({
   onShowEvidence: (finding: Finding) => void;
   /** Where the finding names a subtask: Flink's flame graph of it (the Inspect tab). */
   onShowFlameGraph: (finding: Finding) => void;
+  /** A skew finding's way to the Advice panel (salting beside a rescale). */
+  onAdvise?: () => void;
 }): ReactNode {
   const [open, setOpen] = useState(false);
   const d = poll.data;
@@ -64,6 +67,11 @@ export function FindingBanner({
           {finding?.vertexId && finding.subtasks.length > 0 ? (
             <button type="button" className="button button--small" onClick={() => onShowFlameGraph(finding)} data-testid={testIds.diagnosis.flameGraph}>
               Flame graph of subtask {finding.subtasks[0].subtask}
+            </button>
+          ) : null}
+          {finding?.kind === 'skew' && finding.vertexId && onAdvise ? (
+            <button type="button" className="button button--small" onClick={onAdvise} data-testid={testIds.advice.open} title="Salting beside a rescale: buckets, where the salted keys land, busy after, the costs">
+              Advise on a fix
             </button>
           ) : null}
           {d ? (

@@ -17,7 +17,16 @@ export interface KeyedVertex {
  * "Which subtask owns key X?": Flink's key-group assignment (String.hashCode, Integer, Long, then murmur) for a
  * keyed vertex, and where a rescale would move the key.
  */
-export function KeyLookup({ vertices, onLocated }: { vertices: KeyedVertex[]; onLocated: (vertexId: string, subtask: number) => void }): ReactNode {
+export function KeyLookup({
+  vertices,
+  onLocated,
+  onAdvise,
+}: {
+  vertices: KeyedVertex[];
+  onLocated: (vertexId: string, subtask: number) => void;
+  /** The Advice panel for a String key looked up (the advice splits String keys). */
+  onAdvise?: (key: string) => void;
+}): ReactNode {
   const diagnosisApi = useDiagnosisApi();
   const [key, setKey] = useState('');
   const [keyType, setKeyType] = useState<KeyType>('string');
@@ -102,6 +111,11 @@ export function KeyLookup({ vertices, onLocated }: { vertices: KeyedVertex[]; on
             {result.location.maxParallelism}: <strong>{result.vertex.name} subtask {result.location.subtask}</strong> owns it (key groups {result.location.range.startKeyGroup}–
             {result.location.range.endKeyGroup}).
           </p>
+          {onAdvise && result.location.keyType === 'string' ? (
+            <button type="button" className="button button--small" onClick={() => onAdvise(result.location.key)} data-testid={testIds.advice.openFromKey}>
+              Advise on {result.location.key} →
+            </button>
+          ) : null}
           {result.location.rescale.length > 0 ? (
             <ul className="small">
               {result.location.rescale.map((r) => (

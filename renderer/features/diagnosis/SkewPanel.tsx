@@ -9,6 +9,7 @@ import { testIds } from '../../testIds';
 import { formatMetricValue, formatPercent, formatTimes } from './format';
 import { Heatmap } from './Heatmap';
 import { arrangeRows, DEFAULT_FILTER, type RowFilter, type RowOrder } from './heatmapModel';
+import { skewFindingOf } from './finding';
 import { KeyLookup, type KeyedVertex } from './KeyLookup';
 import { nextSkewSort, skewTableRows, type SkewColumn, type SkewSort } from './skewTable';
 import { SubtaskBars } from './SubtaskBars';
@@ -47,6 +48,7 @@ export function SkewPanel({
   highlight,
   onOpenSubtask,
   onOpenState,
+  onOpenAdvice,
 }: {
   clusterId: string;
   jobId: string;
@@ -58,6 +60,8 @@ export function SkewPanel({
   onOpenSubtask: (vertexId: string, subtask: number, metric: SkewMetric) => void;
   /** The checkpointed-state metric's way to the State tab, on that vertex (null: the vertex the sentence names). */
   onOpenState?: (vertexId: string | null) => void;
+  /** The Advice panel (salting beside a rescale), with the key looked up if any. */
+  onOpenAdvice?: (key: string | null) => void;
 }): ReactNode {
   const diagnosisApi = useDiagnosisApi();
   const [metric, setMetric] = useState<SkewMetric>('busyTimeMsPerSecond');
@@ -159,6 +163,17 @@ export function SkewPanel({
             State of {stateRow ? stateRow.name : 'the job'} →
           </button>
         ) : null}
+        {onOpenAdvice && skewFindingOf(diagnosis) !== null ? (
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => onOpenAdvice(null)}
+            title="Salting beside a rescale for the hot key of the skewed vertex"
+            data-testid={testIds.advice.openFromSkew}
+          >
+            Advise on a fix →
+          </button>
+        ) : null}
       </div>
 
       {heatmap && rows.length > 0 ? (
@@ -238,10 +253,14 @@ export function SkewPanel({
       ) : null}
 
       <h3 className="skew-panel__subtitle">Which subtask owns a key?</h3>
-      <KeyLookup vertices={keyed} onLocated={(vertexId, subtask) => {
-        setPicked({ vertexId, subtask });
-        setBarsVertex(vertexId);
-      }} />
+      <KeyLookup
+        vertices={keyed}
+        onLocated={(vertexId, subtask) => {
+          setPicked({ vertexId, subtask });
+          setBarsVertex(vertexId);
+        }}
+        onAdvise={onOpenAdvice && skewFindingOf(diagnosis) !== null ? (key) => onOpenAdvice(key) : undefined}
+      />
     </Panel>
   );
 }

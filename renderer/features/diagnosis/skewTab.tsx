@@ -9,7 +9,7 @@ import { SkewPanel } from './SkewPanel';
  * The skew view: heatmap of vertices × subtasks, bars for one vertex, the skew table and the key lookup. It reads the
  * history (the job's newest samples), so it also shows a job the cluster no longer knows.
  */
-function SkewTab({ clusterId, jobId, windowMs, diagnosis, refresh, onNavigate }: JobTabProps): ReactNode {
+function SkewTab({ clusterId, jobId, windowMs, diagnosis, refresh, onNavigate, onOpenAdvice }: JobTabProps): ReactNode {
   // A cell's click-through: the graph tab, that vertex's subtasks sorted by the metric shown, the subtask marked.
   const onOpenSubtask = useCallback(
     (vertexId: string, subtask: number, metric: SkewMetric) =>
@@ -26,6 +26,7 @@ function SkewTab({ clusterId, jobId, windowMs, diagnosis, refresh, onNavigate }:
       highlight={highlightOf(diagnosis?.finding ?? null)}
       onOpenSubtask={onOpenSubtask}
       onOpenState={(vertexId) => onNavigate({ page: 'job', clusterId, jobId, vertexId, tab: 'state' })}
+      onOpenAdvice={onOpenAdvice}
     />
   );
 }

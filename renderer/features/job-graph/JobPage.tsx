@@ -22,6 +22,7 @@ import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
 import { evidenceOf } from '../diagnosis/evidence';
 import { FindingBanner } from '../diagnosis/FindingBanner';
+import { AdvicePanel, type AdviceRequest } from '../advice/AdvicePanel';
 import { ExportSubtasksButton } from '../exports/ExportSubtasksButton';
 import { ExportReportMenu } from '../exports/ExportReportMenu';
 import { JOB_TABS } from './jobTabs';
@@ -101,6 +102,9 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
     },
     [onNavigate, clusterId, jobId],
   );
+  // The Advice panel, opened from the skew finding or the Skew tab (with the key the lookup found).
+  const [adviceRequest, setAdviceRequest] = useState<AdviceRequest | null>(null);
+  const onOpenAdvice = useCallback((key: string | null) => setAdviceRequest((r) => ({ key, nonce: (r?.nonce ?? 0) + 1 })), []);
   const jobsHref = hrefFor({ page: 'cluster', clusterId });
 
   // A job that does not run says so above every tab, with the way to why it stopped.
@@ -179,9 +183,15 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
 
       {gone && !recorded ? null : (
         <ErrorBoundary panel="The diagnosis" resetKey={`${clusterId}/${jobId}`}>
-          <FindingBanner poll={diagnosisPoll} windowMs={windowMs} onWindowChange={setWindowMs} onShowEvidence={onShowEvidence} onShowFlameGraph={onShowFlameGraph} />
+          <FindingBanner poll={diagnosisPoll} windowMs={windowMs} onWindowChange={setWindowMs} onShowEvidence={onShowEvidence} onShowFlameGraph={onShowFlameGraph} onAdvise={recorded ? undefined : () => onOpenAdvice(null)} />
         </ErrorBoundary>
       )}
+
+      {adviceRequest && !gone && !recorded ? (
+        <ErrorBoundary panel="The advice" resetKey={`${clusterId}/${jobId}`}>
+          <AdvicePanel clusterId={clusterId} jobId={jobId} diagnosis={diagnosisPoll.data ?? null} request={adviceRequest} onClose={() => setAdviceRequest(null)} />
+        </ErrorBoundary>
+      ) : null}
 
       <JobTabs
         tabs={JOB_TABS}
@@ -202,6 +212,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
           entry,
           diagnosis: diagnosisPoll.data ?? null,
           windowMs,
+          onOpenAdvice: recorded ? undefined : onOpenAdvice,
         }}
       />
     </div>

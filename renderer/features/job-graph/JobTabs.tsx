@@ -30,6 +30,8 @@ export interface JobTabProps {
   /** The diagnosis over the chosen window (from the history); null until the first arrives. */
   diagnosis: JobDiagnosis | null;
   windowMs: number;
+  /** Opens the Advice panel of the job page, with the hot key when the tab knows it. */
+  onOpenAdvice?: (key: string | null) => void;
 }
 
 /** One tab of the job page; each feature folder exports its own (see `jobTabs.ts`). */

@@ -11,6 +11,7 @@ import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { saveExport } from './download';
+import { BeforeAfterView, hasBeforeAfter } from './BeforeAfterView';
 import { RescaleOutcomeView } from './RescaleOutcomeView';
 import { isOpen, KIND_LABEL, STATE_LABEL, stateTone, summary } from './operations';
 import { useOperationsApi } from './api';
@@ -141,6 +142,7 @@ export function JournalPanel({
                   <td className="journal-table__outcome">
                     {summary(e)}
                     {e.kind === 'rescale' && e.state === 'succeeded' && e.plan?.vertices.length ? <RescaleOutcomeView entry={e} /> : null}
+                    {hasBeforeAfter(e) ? <BeforeAfterView entry={e} auto={false} /> : null}
                   </td>
                   <td className="num">{isOpen(e) ? '…' : formatDuration((e.finishedAt ?? e.updatedAt) - e.createdAt)}</td>
                   <td>

@@ -12,6 +12,7 @@ import { CancelDialog } from './CancelDialog';
 import { OperationStatus } from './OperationStatus';
 import { isOpen, KIND_LABEL } from './operations';
 import { RescaleDialog } from './RescaleDialog';
+import { BeforeAfterView, hasBeforeAfter } from './BeforeAfterView';
 import { RescaleOutcomeView } from './RescaleOutcomeView';
 import { ResubmitDialog } from './ResubmitDialog';
 import { SavepointDialog } from './SavepointDialog';
@@ -163,6 +164,7 @@ export function OperationsPanel({
       ) : null}
       {shown ? <OperationStatus entry={shown} clusterId={clusterId} /> : null}
       {shown?.kind === 'rescale' && shown.state === 'succeeded' ? <RescaleOutcomeView entry={shown} /> : null}
+      {shown && hasBeforeAfter(shown) ? <BeforeAfterView entry={shown} /> : null}
     </Panel>
   );
 }
