@@ -48,6 +48,7 @@ const VALID: Record<EngineCallName, unknown[]> = {
   'operations.planResubmit': [{ clusterId: 'c1', jobId: JOB, program: { jarId: 'x.jar', programArgs: ['--rate', '10'] }, parallelism: 2 }],
   'operations.rescaleOutcome': [TRIGGER],
   'operations.savepoints': ['c1', JOB],
+  'operations.disposalImpact': ['c1', 'file:/tmp/savepoints/savepoint-1a2b3c-0123456789ab'],
   'exports.subtaskMetrics': ['c1', JOB],
   'exports.skewReport': ['c1', JOB, { windowMs: 60_000, format: 'html' }],
   'exports.incidentBundle': ['c1', JOB, { windowMs: 60_000 }],
