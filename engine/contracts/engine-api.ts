@@ -29,6 +29,8 @@ import type { KafkaApi } from './kafka.ts';
 import { KAFKA_CALLS } from './kafka-calls.ts';
 import type { OperationsApi } from './operations.ts';
 import { OPERATIONS_CALLS } from './operations-calls.ts';
+import type { JarsApi } from './jars.ts';
+import { JARS_CALLS } from './jars-calls.ts';
 import type { StateApi } from './state.ts';
 import { STATE_CALLS } from './state-calls.ts';
 
@@ -45,6 +47,7 @@ export interface EngineApi {
   state: StateApi;
   inspect: InspectApi;
   advice: AdviceApi;
+  jars: JarsApi;
 }
 
 export type EngineService = keyof EngineApi;
@@ -66,6 +69,7 @@ export const ENGINE_CALLS: { [S in EngineService]: Record<keyof EngineApi[S], Ca
   state: STATE_CALLS,
   inspect: INSPECT_CALLS,
   advice: ADVICE_CALLS,
+  jars: JARS_CALLS,
 };
 
 /** A call as it crosses the bridge: `service.method`, e.g. `jobs.graph`. */

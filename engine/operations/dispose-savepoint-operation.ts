@@ -112,6 +112,11 @@ async function poll(progress: Progress, ctx: DriverContext): Promise<void> {
     await progress.write({ state: 'succeeded', resultPath: path, progress: `${path} is gone: the earlier disposal request, whose answer was lost, deleted it.` });
     return;
   }
+  if (NOT_FOUND.test(trace)) {
+    const line = trace.split('\n')[0].trim();
+    await progress.write({ state: 'failed', progress: null, failure: `Nothing disposed: Flink finds no savepoint at ${path} (it was disposed already, or the path is wrong): ${line}`, failureDetail: trace });
+    return;
+  }
   const cause = describeFailure(trace);
   await progress.write({ state: 'failed', progress: null, failure: `Flink could not dispose ${path}: ${cause.words}`, failureDetail: cause.detail });
 }
