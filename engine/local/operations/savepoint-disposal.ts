@@ -40,21 +40,31 @@ export class SavepointDisposals {
   ) {}
 
   trigger(savepointPath: string): string {
+    this.settleDue();
     const triggerId = randomBytes(16).toString('hex');
     const at = this.now();
     this.disposals.set(triggerId, { triggerId, path: savepointPath, triggeredAt: at, result: null });
     this.log.push({ triggerId, path: savepointPath, at });
     if (this.log.length > LOG_SIZE) this.log.shift();
+    // As on Flink, the disposal runs whether or not anyone asks about it (a real-time engine's wall clock; a manual
+    // clock's engine settles it at the next request).
+    setTimeout(() => this.settleDue(), DISPOSAL_MS + 5).unref();
     return triggerId;
+  }
+
+  /** Runs every disposal whose time has come. */
+  private settleDue(): void {
+    const now = this.now();
+    for (const d of this.disposals.values()) if (!d.result && now - d.triggeredAt >= DISPOSAL_MS) d.result = { failure: this.dispose(d.path), at: now };
   }
 
   /** The status of a trigger, finishing its disposal once its time has come; undefined when unknown or expired. */
   status(triggerId: string): DisposalStatus | undefined {
     const now = this.now();
     for (const [id, d] of this.disposals) if (d.result && now - d.result.at > STORE_DURATION_MS) this.disposals.delete(id);
+    this.settleDue();
     const disposal = this.disposals.get(triggerId);
     if (!disposal) return undefined;
-    if (!disposal.result && now - disposal.triggeredAt >= DISPOSAL_MS) disposal.result = { failure: this.dispose(disposal.path), at: now };
     if (!disposal.result) return { status: { id: 'IN_PROGRESS' } };
     const failure = disposal.result.failure;
     return {

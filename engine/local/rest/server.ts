@@ -410,10 +410,11 @@ export const EXTRA_ROUTES: RouteSpec[] = [
     handler: (ctx) => operation(() => ops.killTaskManager(ctx.engine, ctx.params.taskmanagerid)),
   },
   {
-    // Every trigger request the engine received (savepoint, stop, checkpoint), with whether it started an operation.
+    // Every trigger request the engine received (savepoint, stop, checkpoint), with whether it started an operation,
+    // and every savepoint disposal request.
     method: 'GET',
     path: '/local-engine/v1/async-operations',
-    handler: ({ engine }) => ({ body: { triggers: engine.operations.triggerLog } }),
+    handler: ({ engine }) => ({ body: { triggers: engine.operations.triggerLog, disposals: engine.disposals.log } }),
   },
   {
     method: 'GET',
