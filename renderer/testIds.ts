@@ -275,5 +275,16 @@ export const testIds = {
     journalRow: (id: string) => `journal-row-${id}`,
     savepoints: 'savepoints-panel',
     savepointRow: (index: number) => `savepoint-row-${index}`,
+    dispose: (index: number) => `savepoint-dispose-${index}`,
+    disposeImpact: 'savepoint-dispose-impact',
+  },
+  jars: {
+    panel: 'jars-panel',
+    upload: 'jars-upload',
+    row: (jarId: string) => `jar-row-${jarId}`,
+    run: (jarId: string) => `jar-run-${jarId}`,
+    delete: (jarId: string) => `jar-delete-${jarId}`,
+    dialog: 'jar-run-dialog',
+    planGraph: 'jar-plan-graph',
   },
 } as const;

@@ -22,14 +22,14 @@ beforeAll(async () => {
 });
 afterAll(() => handle.close());
 
-function multipart(parts: Array<{ name: string; fileName?: string; bytes: Buffer }>): { body: Buffer; type: string } {
+function multipart(parts: Array<{ name: string; fileName?: string; bytes: Buffer }>): { body: Blob; type: string } {
   const boundary = '----flinkops0123456789';
   const chunks = parts.flatMap((p) => [
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.fileName !== undefined ? `; filename="${p.fileName}"` : ''}\r\nContent-Type: application/x-java-archive\r\n\r\n`),
     p.bytes,
     Buffer.from('\r\n'),
   ]);
-  return { body: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+  return { body: new Blob([new Uint8Array(Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]))]), type: `multipart/form-data; boundary=${boundary}` };
 }
 
 async function upload(parts: Array<{ name: string; fileName?: string; bytes: Buffer }>): Promise<{ status: number; body: { filename?: string; errors?: string[] } }> {
