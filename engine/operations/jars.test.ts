@@ -67,6 +67,8 @@ describe('jars', () => {
     // In the journal before the run request, with the job id chosen up front and the shape it was compared with.
     expect(started.entry).toMatchObject({ id: triggerId, kind: 'resubmit', state: 'pending', phase: 'submit' });
     expect(started.entry.params.stoppedShape).toEqual(plan.stopped);
+    // The run replaces the savepoint's job: the new job's savepoints list its earlier run's.
+    expect(started.entry.jobId).toBe(kit.jobId);
     const done = await started.done;
     expect(done).toMatchObject({ state: 'succeeded', newJobId: started.entry.params.newJobId, requests: { trigger: 1 }, shapeChanges: [] });
     const checkpoints = await kit.client.request(operationEndpoints.savepointHistory, { jobid: done.newJobId! });

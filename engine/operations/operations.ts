@@ -283,8 +283,9 @@ export class Operations {
 
   private async prepareResubmit(request: Extract<OperationRequest, { kind: 'resubmit' }>, cluster: OperationsCluster): Promise<Omit<StoredJournalEntry, 'lease'>> {
     const { plan, jobName } = await this.resubmitPlanOf(request, cluster);
+    // A jar run from a savepoint of a job the journal knows replaces that job: its savepoints stay linked to the new run.
     return {
-      ...this.base(request, cluster, jobName),
+      ...this.base(request, cluster, jobName, request.jobId ?? plan.stoppedJob?.jobId ?? null),
       kind: 'resubmit',
       phase: 'submit',
       params: {

@@ -67,6 +67,7 @@ test('upload, plan and run a jar from a savepoint; dispose the savepoint; delete
   // Dispose the savepoint from the new job's list (its earlier run's savepoint).
   await cluster.openJob(newJob);
   await ops.open();
+  await expect(ops.savepoints.getByTestId(/^savepoint-row-/).filter({ hasText: location })).toHaveCount(1);
   const index = (await ops.savepoints.getByTestId(/^savepoint-row-/).allTextContents()).findIndex((t) => t.includes(location));
   expect(index).toBeGreaterThanOrEqual(0);
   await ops.savepoints.getByTestId(testIds.operations.dispose(index)).click();
