@@ -106,7 +106,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'resubmit', term: 'resubmit [options] [programArgs...]', description: 'Run a job from a savepoint through an uploaded jar; prints the new job id', load: operationCommands },
   {
     name: 'jars',
-    term: 'jars [options] [command]',
+    term: 'jars',
     description: 'The jars of a cluster: list, upload, delete, plan, and run one from a savepoint (journaled as a resubmit)',
     load: jarCommands,
   },
