@@ -333,6 +333,8 @@ export const testIds = {
     savepointRow: (index: number) => `savepoint-row-${index}`,
     beforeAfter: 'operation-before-after',
     beforeAfterRow: (figure: string) => `operation-before-after-${figure}`,
+    dispose: (index: number) => `savepoint-dispose-${index}`,
+    disposeImpact: 'savepoint-dispose-impact',
   },
   advice: {
     open: 'advice-open',
@@ -356,5 +358,14 @@ export const testIds = {
     /** Where the "Rehearse" button goes (the rehearsal service, issue 26). */
     rehearseSlot: 'advice-rehearse-slot',
     close: 'advice-close',
+  },
+  jars: {
+    panel: 'jars-panel',
+    upload: 'jars-upload',
+    row: (jarId: string) => `jar-row-${jarId}`,
+    run: (jarId: string) => `jar-run-${jarId}`,
+    delete: (jarId: string) => `jar-delete-${jarId}`,
+    dialog: 'jar-run-dialog',
+    planGraph: 'jar-plan-graph',
   },
 } as const;

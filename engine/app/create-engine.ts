@@ -19,6 +19,7 @@ import { StoredLagHistory, type LagHistory } from '../kafka/lag-history.ts';
 import { Operations } from '../operations/operations.ts';
 import { operationsClusters } from '../operations/operations-clusters.ts';
 import { OperationsService } from '../operations/operations-service.ts';
+import { JarsService } from '../operations/jars-service.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
 import { JobsService } from '../sampling/jobs-service.ts';
@@ -104,6 +105,7 @@ export function createEngine(deps: EngineDeps): Engine {
     profiler: new ProfilerService(registry),
     advice: new AdviceService(registry, history, diagnosis),
     rehearsal: new RehearsalService(registry, history, diagnosis),
+    jars: new JarsService(registry),
     close: async () => {
       operations.close();
       await watcher.stop();

@@ -24,6 +24,9 @@ export interface WebServer {
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 
+/** A call's arguments; a jar upload (base64 of up to Flink's 100 MiB upload limit) is the largest. */
+const RPC_BODY_LIMIT = '140mb';
+
 /**
  * Web mode: the same renderer bundle, served on 127.0.0.1 only, with the engine behind `POST /api/rpc`.
  * A per-launch token guards the API, and the Host header must be loopback so a DNS-rebinding page can't reach it.
@@ -63,7 +66,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (hasToken(req.headers.authorization, token)) next();
     else refuse(res, 401, 'unauthorized', 'Missing or wrong launch token.');
   };
-  app.post('/api/rpc', requireToken, express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
+  app.post('/api/rpc', requireToken, express.json({ limit: RPC_BODY_LIMIT }), async (req: Request, res: Response) => {
     const body = req.body as { call?: unknown; args?: unknown } | undefined;
     if (typeof body !== 'object' || body === null || typeof body.call !== 'string') {
       refuse(res, 400, 'invalid-input', 'An engine call is a JSON object {"call": "<service>.<method>", "args": [...]}.');

@@ -18,6 +18,7 @@ export interface CommandEntry {
 const clusterCommands = () => import('./cluster-commands.ts').then((m) => m.registerClusterCommands);
 const operationCommands = () => import('./operation-commands.ts').then((m) => m.registerOperationCommands);
 const reportCommands = () => import('./report-command.ts').then((m) => m.registerReportCommands);
+const jarCommands = () => import('./jar-commands.ts').then((m) => m.registerJarCommands);
 const kafkaCommands = () => import('./kafka-commands.ts').then((m) => m.registerKafkaCommands);
 const logsCommands = () => import('./logs-command.ts').then((m) => m.registerLogsCommands);
 
@@ -124,6 +125,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: operationCommands,
   },
   { name: 'resubmit', term: 'resubmit [options] [programArgs...]', description: 'Run a job from a savepoint through an uploaded jar; prints the new job id', load: operationCommands },
+  {
+    name: 'jars',
+    term: 'jars',
+    description: 'The jars of a cluster: list, upload, delete, plan, and run one from a savepoint (journaled as a resubmit)',
+    load: jarCommands,
+  },
+  {
+    name: 'dispose-savepoint',
+    term: 'dispose-savepoint [options] <path>',
+    description: 'Dispose a savepoint (POST /savepoint-disposal): its files are deleted, then the console forgets it',
+    load: jarCommands,
+  },
   { name: 'journal', term: 'journal [options]', description: 'The operations journal (shared with the app): what was done, when, and how it ended', load: operationCommands },
   { name: 'report', term: 'report [options]', description: 'A skew report of a job over a window: per-subtask and per-vertex figures, the root cause, checkpoints', load: reportCommands },
   { name: 'bundle', term: 'bundle [options]', description: 'Save an incident bundle of a job: its samples over the window, checkpoints, exceptions, journal entries, graph and report', load: reportCommands },

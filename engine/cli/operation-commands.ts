@@ -30,7 +30,7 @@ import { escapedForTerminal, printable, printableLines, terminalJson } from './t
  * it), print the savepoint path or the new job id on stdout, and a failure on stderr with a non-zero exit.
  */
 
-interface CommonOptions extends ConnectionOptions {
+export interface CommonOptions extends ConnectionOptions {
   dataDir?: string;
   wait: boolean;
   maxWait?: string;
@@ -40,7 +40,7 @@ interface CommonOptions extends ConnectionOptions {
 /** How long a starting CLI waits for the operations it resumes before it gets on with its own command. */
 const RESUME_WAIT_MS = 60_000;
 
-function positiveInteger(flag: string) {
+export function positiveInteger(flag: string) {
   return (raw: string): number => {
     const n = Number(raw);
     if (!/^\d+$/.test(raw.trim()) || n < 1) throw new CliError(EXIT.badArguments, `${flag} must be a whole number of at least 1, not "${raw}".`);
@@ -48,7 +48,7 @@ function positiveInteger(flag: string) {
   };
 }
 
-function withOperation(command: Command): Command {
+export function withOperation(command: Command): Command {
   return withConnection(command)
     .option('--data-dir <dir>', 'the app\'s data folder, where the journal is (default: the app\'s own)')
     .option('--no-wait', 'return the trigger id once the cluster has taken the operation')
@@ -56,7 +56,7 @@ function withOperation(command: Command): Command {
 }
 
 /** The CLI's side of the operations: its clusters are URLs (named after a saved cluster when one has that URL). */
-class CliOperations {
+export class CliOperations {
   readonly history: HistoryStore;
   readonly operations: Operations;
 
@@ -107,7 +107,7 @@ class CliOperations {
   }
 }
 
-async function withCli<T>(options: CommonOptions, run: (cli: CliOperations) => Promise<T>): Promise<T> {
+export async function withCli<T>(options: CommonOptions, run: (cli: CliOperations) => Promise<T>): Promise<T> {
   const cli = new CliOperations(options);
   try {
     await cli.resume();
@@ -123,7 +123,7 @@ async function jobIdOf(options: ConnectionOptions & { job: string }): Promise<st
 }
 
 /** Operations that discard state are confirmed: `--yes`, or typed at a terminal. */
-async function confirm(what: string, options: { yes?: boolean }): Promise<void> {
+export async function confirm(what: string, options: { yes?: boolean }): Promise<void> {
   if (options.yes) return;
   if (!process.stdin.isTTY) throw new CliError(EXIT.badArguments, `${what} Pass --yes to confirm (stdin is not a terminal).`);
   // The job id came from the cluster: the prompt goes to the terminal, so through the filter too.
@@ -144,7 +144,7 @@ function maxWait(options: CommonOptions): number | undefined {
 const FAILED_STATES: OperationState[] = ['failed', 'unknown', 'not-started'];
 
 /** Starts, waits (unless --no-wait), and prints: the result on stdout, a failure on stderr with exit code 1. */
-async function runOperation(cli: CliOperations, request: OperationRequest, options: CommonOptions, result: (e: JournalEntry) => string): Promise<void> {
+export async function runOperation(cli: CliOperations, request: OperationRequest, options: CommonOptions, result: (e: JournalEntry) => string): Promise<void> {
   const { entry, done } = await cli.operations.start(request, { stopWhenAccepted: !options.wait, maxWaitMs: maxWait(options) });
   if (entry.state === 'failed') throw new CliError(EXIT.failure, entry.failure ?? 'The operation failed.');
   const of = entry.params.applicationId ? `application ${entry.params.applicationId}` : `job ${entry.jobId ?? '-'}`;

@@ -35,6 +35,8 @@ import { PROFILER_CALLS } from './profiler-calls.ts';
 import { OPERATIONS_CALLS } from './operations-calls.ts';
 import type { RehearsalApi } from './rehearsal.ts';
 import { REHEARSAL_CALLS } from './rehearsal-calls.ts';
+import type { JarsApi } from './jars.ts';
+import { JARS_CALLS } from './jars-calls.ts';
 import type { StateApi } from './state.ts';
 import { STATE_CALLS } from './state-calls.ts';
 
@@ -54,6 +56,7 @@ export interface EngineApi {
   advice: AdviceApi;
   logs: LogsApi;
   rehearsal: RehearsalApi;
+  jars: JarsApi;
 }
 
 export type EngineService = keyof EngineApi;
@@ -78,6 +81,7 @@ export const ENGINE_CALLS: { [S in EngineService]: Record<keyof EngineApi[S], Ca
   advice: ADVICE_CALLS,
   logs: LOGS_CALLS,
   rehearsal: REHEARSAL_CALLS,
+  jars: JARS_CALLS,
 };
 
 /** A call as it crosses the bridge: `service.method`, e.g. `jobs.graph`. */

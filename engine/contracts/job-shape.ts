@@ -28,4 +28,11 @@ export interface ResubmitPlan {
   changes: ShapeChange[];
   /** The job parallelism the run request names; null: none (the program's own and the cluster's default apply). */
   jobParallelism: number | null;
+  /**
+   * The run `stopped` is: the job the request named, or (a jar run from a savepoint) the job the journal took that
+   * savepoint of. Absent in older plans; null when there is none.
+   */
+  stoppedJob?: { jobId: string; source: 'request' | 'savepoint' } | null;
+  /** Flink's plan as it answered (`JobPlanInfo.plan`): the graph to draw. Absent in older plans. */
+  graph?: { nodes: Array<{ id: string; description: string; parallelism: number; inputs: Array<{ id: string; ship_strategy?: string }> }> };
 }

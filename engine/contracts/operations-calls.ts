@@ -30,6 +30,7 @@ export const OperationRequestSchema = z.discriminatedUnion('kind', [
     targetDirectory: z.string().optional(),
     hotKeys,
   }),
+  z.object({ kind: z.literal('dispose-savepoint'), clusterId: id, triggerId: hex32, savepointPath: z.string().trim().min(1, 'must name a savepoint'), jobId: hex32.optional() }),
   z.object({
     kind: z.literal('resubmit'),
     clusterId: id,
@@ -77,4 +78,5 @@ export const OPERATIONS_CALLS: ServiceCalls<OperationsApi> = {
   rescaleOutcome: call(arg('entryId', z.string())),
   beforeAfter: call(arg('entryId', z.string())),
   savepoints: call(clusterId, jobId),
+  disposalImpact: call(clusterId, arg('savepointPath', z.string().min(1))),
 };

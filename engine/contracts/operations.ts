@@ -34,6 +34,23 @@ export interface OperationsApi {
   beforeAfter(entryId: string): Promise<BeforeAfter>;
   /** The job's savepoints and those of its earlier runs, newest first. */
   savepoints(clusterId: string, jobId: string): Promise<SavepointListing[]>;
+  /** What disposing a savepoint loses, as far as the console knows it (its job, when, its size): for the confirmation. */
+  disposalImpact(clusterId: string, savepointPath: string): Promise<SavepointDisposalImpact>;
+}
+
+/** A savepoint about to be disposed: what the confirmation names. */
+export interface SavepointDisposalImpact {
+  path: string;
+  /** The run it came from, when the journal or the checkpoint history knows it. */
+  jobId: string | null;
+  jobName: string | null;
+  time: number | null;
+  /** Its checkpointed size in bytes, when the checkpoint history gives it. */
+  sizeBytes: number | null;
+  /** "Deletes file:/…/savepoint-1a2b3c-… (gatewaymeter, 12 MiB, 2026-…): no job can be restored from it afterwards." */
+  sentence: string;
+  /** An open disposal of this path (any process), which disables the button. */
+  inFlight: JournalEntry | null;
 }
 
 export interface RescalePlanRequest {
@@ -42,9 +59,9 @@ export interface RescalePlanRequest {
   hotKeys?: HotKeyLoad[];
 }
 
-export type OperationKind = 'savepoint' | 'stop' | 'cancel' | 'rescale' | 'resubmit' | 'cancel-application';
+export type OperationKind = 'savepoint' | 'stop' | 'cancel' | 'rescale' | 'resubmit' | 'cancel-application' | 'dispose-savepoint';
 
-export const OPERATION_KINDS: readonly OperationKind[] = ['savepoint', 'stop', 'cancel', 'rescale', 'resubmit', 'cancel-application'];
+export const OPERATION_KINDS: readonly OperationKind[] = ['savepoint', 'stop', 'cancel', 'rescale', 'resubmit', 'cancel-application', 'dispose-savepoint'];
 
 /**
  * Where an operation stands. `pending`: in the journal, its request sent or about to be, no answer seen yet (it may
@@ -96,6 +113,8 @@ export type OperationRequest =
       targetDirectory?: string;
       hotKeys?: HotKeyLoad[];
     }
+  /** `POST /savepoint-disposal`: deletes a savepoint; the console forgets it once Flink says it is done. */
+  | { kind: 'dispose-savepoint'; clusterId: string; triggerId: string; savepointPath: string; /** The job it came from, if known. */ jobId?: string }
   | {
       kind: 'resubmit';
       clusterId: string;
@@ -136,6 +155,12 @@ export interface OperationParams {
   /** cancel-application: the application, and its jobs as they were when the cancel was confirmed (the ones that end). */
   applicationId?: string;
   applicationJobs?: Array<{ id: string; name: string; state: string }>;
+  /** dispose-savepoint: Flink's trigger id of the disposal (Flink chooses it: known once the trigger is answered). */
+  disposalTriggerId?: string;
+  /** dispose-savepoint: a disposal request may have reached the cluster before the one now in flight. */
+  disposalResent?: boolean;
+  /** dispose-savepoint: the size the confirmation showed. */
+  savepointSizeBytes?: number | null;
 }
 
 /** One operation in the journal, written before its request is sent and updated as it progresses. */

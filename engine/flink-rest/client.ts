@@ -35,8 +35,10 @@ export interface TrafficStats {
 export interface RequestOptions {
   /** Counts this request (and its bytes) for one caller, e.g. one refresh of a page, whatever else runs at once. */
   tally?: TrafficStats;
-  /** A JSON body (writes). Writes always send one, `{}` when there is nothing to say. */
+  /** A JSON body (writes), or a FormData (a jar upload). Writes always send one, `{}` when there is nothing to say. */
   body?: unknown;
+  /** This request's own deadline instead of the client's (an upload). */
+  timeoutMs?: number;
   /**
    * The caller's own deadline over several requests (one refresh): once it passes, requests still waiting their turn
    * are not sent and requests in flight end, each with a `timeout` error.
@@ -190,7 +192,8 @@ export class FlinkRestClient {
     readPage?: (stream: Readable, deadline: AbortSignal, declaredBytes: number) => Promise<P>,
   ): Promise<{ text?: string; page?: P; contentType: string }> {
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
     const callerGaveUp = () => deadline.abort();
     options.signal?.addEventListener('abort', callerGaveUp, { once: true });
     const maxBytes = spec.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -216,7 +219,7 @@ export class FlinkRestClient {
             ...(method !== 'GET' ? { data: options.body ?? {} } : {}),
           });
         } catch (error) {
-          throw fromRequestFailure(error, endpoint, this.baseUrl, this.timeoutMs);
+          throw fromRequestFailure(error, endpoint, this.baseUrl, timeoutMs);
         }
         const status = response.status;
         const stream = response.data;
@@ -248,7 +251,7 @@ export class FlinkRestClient {
           throw tooLarge(endpoint, this.baseUrl, maxBytes, status, `it announced ${declared} bytes`);
         }
         const text = await readBody(stream, maxBytes, deadline.signal).catch((error: unknown) => {
-          throw bodyFailure(error, { endpoint, baseUrl: this.baseUrl, status, timeoutMs: this.timeoutMs, maxBytes });
+          throw bodyFailure(error, { endpoint, baseUrl: this.baseUrl, status, timeoutMs, maxBytes });
         });
         count(Buffer.byteLength(text), 0);
         if (status < 200 || status >= 300) throw fromHttpStatus(status, text, endpoint, this.baseUrl);

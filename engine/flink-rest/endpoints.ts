@@ -6,7 +6,7 @@ import * as schemas from './schemas.ts';
  * The client builds requests from these; tests check them against the official spec.
  */
 export interface EndpointSpec<Response> {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** URL template with `:param` placeholders, as in Flink's docs. */
   path: string;
   /** The official spec's response schema name (`Name[]` for an inline array of it), for the spec check. */

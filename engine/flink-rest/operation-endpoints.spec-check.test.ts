@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { OFFICIAL_SPEC_FILE } from './official-spec-file.ts';
-import { jarPlanBody, jarRunBody, resourceRequirementsBody, savepointBody, stopBody } from '../operations/request-bodies.ts';
+import { disposalBody, jarPlanBody, jarRunBody, resourceRequirementsBody, savepointBody, stopBody } from '../operations/request-bodies.ts';
 import { operationEndpoints } from './operation-endpoints.ts';
 
 /**
@@ -33,6 +33,7 @@ const WIRE_DEVIATIONS: Record<string, string[]> = {
   jobExecutionResult: ['jobExecutionResult.job-execution-result.application-status', 'jobExecutionResult.job-execution-result.failure-cause'],
   // SerializedThrowable's serializer adds `class` and `stack-trace` beside the spec's `serialized-throwable`.
   savepointStatus: ['savepointStatus.operation.failure-cause.class', 'savepointStatus.operation.failure-cause.stack-trace'],
+  savepointDisposalStatus: ['savepointDisposalStatus.operation.failure-cause.class', 'savepointDisposalStatus.operation.failure-cause.stack-trace'],
   // History entries are polymorphic (`className`): completed ones add `external_path` and `discarded`.
   savepointHistory: ['savepointHistory.history[].external_path', 'savepointHistory.history[].discarded'],
 };
@@ -106,6 +107,7 @@ describe('operation endpoints against the official Flink REST spec', () => {
       ['stopWithSavepoint', stopBody(all, 'b'.repeat(32))],
       ['planJar', jarPlanBody({ jarId: 'x.jar', entryClass: 'com.example.Main', programArgs: ['--rate', '10'] }, all)],
       ['runJar', jarRunBody({ jarId: 'x.jar', entryClass: 'com.example.Main', programArgs: ['--rate', '10'] }, all)],
+      ['disposeSavepoint', disposalBody('file:/tmp/sp/savepoint-1')],
       ['updateResourceRequirements', resourceRequirementsBody({ ['c'.repeat(32)]: { parallelism: { lowerBound: 1, upperBound: 2 } } }, { ['c'.repeat(32)]: 4 })],
     ];
     for (const [name, body] of bodies) {

@@ -40,6 +40,12 @@ export const operationEndpoints = {
   jars: spec('GET', '/jars', 'JarListInfo', schemas.JarListInfo),
   /** The job graph a run with these arguments would start: Flink runs the program's main() and starts nothing. */
   planJar: spec('POST', '/jars/:jarid/plan', 'JobPlanInfo', schemas.JarPlan, { specRequest: 'JarPlanRequestBody' }),
+  /** Multipart (`jarfile`); the body is a FormData, not JSON. */
+  uploadJar: spec('POST', '/jars/upload', 'JarUploadResponseBody', schemas.JarUploadResponse),
+  deleteJar: spec('DELETE', '/jars/:jarid', '(empty)', schemas.EmptyResponse, { emptyResponse: true }),
+  /** Trigger-then-poll with a request id Flink chooses (the body carries none, unlike savepoints). */
+  disposeSavepoint: spec('POST', '/savepoint-disposal', 'TriggerResponse', schemas.TriggerResponse, { specRequest: 'SavepointDisposalRequest' }),
+  savepointDisposalStatus: spec('GET', '/savepoint-disposal/:triggerid', 'AsynchronousOperationResult', schemas.SavepointDisposalStatus),
   runJar: spec('POST', '/jars/:jarid/run', 'JarRunResponseBody', schemas.JarRunResponse, { specRequest: 'JarRunRequestBody' }),
   jobConfig: spec('GET', '/jobs/:jobid/config', 'JobConfigInfo', schemas.JobConfig),
   jobExecutionResult: spec('GET', '/jobs/:jobid/execution-result', 'JobExecutionResultResponseBody', schemas.JobExecutionResult),

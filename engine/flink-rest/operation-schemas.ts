@@ -70,6 +70,15 @@ export const JarListInfo = z.object({
 /** `JobPlanInfo` of `POST /jars/:jarid/plan`: the same plan as `GET /jobs/:jobid/plan`. */
 export const JarPlan = JobPlanInfo;
 
+/** `JarUploadResponseBody` of `POST /jars/upload`: the stored file's path (its file name is the jar id). */
+export const JarUploadResponse = z.object({ filename: z.string(), status: z.string().optional() });
+
+/** `AsynchronousOperationResult` of `GET /savepoint-disposal/:triggerid`: COMPLETED with or without a failure cause. */
+export const SavepointDisposalStatus = z.object({
+  status: z.object({ id: z.enum(['IN_PROGRESS', 'COMPLETED']) }),
+  operation: z.object({ 'failure-cause': SerializedThrowable.optional() }).nullable().optional(),
+});
+
 /** `JarRunResponseBody` of `POST /jars/:jarid/run`. */
 export const JarRunResponse = z.object({ jobid: z.string() });
 
@@ -124,6 +133,8 @@ const CheckpointHistoryEntry = z.object({
   latest_ack_timestamp: z.number().optional(),
   external_path: z.string().nullable().optional(),
   discarded: z.boolean().optional(),
+  /** Bytes persisted by this checkpoint (the savepoint's size, which a disposal frees). */
+  checkpointed_size: z.number().optional(),
 });
 
 /** `GET /jobs/:jobid/checkpoints`, for its savepoints: the history (the last `web.checkpoints.history`) and `latest`. */

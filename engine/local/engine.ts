@@ -19,6 +19,8 @@ import { FanOutSink } from './kafka/kafka-sink.ts';
 import type { LocalKafka } from './kafka/local-kafka.ts';
 import { ProcessCpuLoad } from './metrics/process-cpu.ts';
 import { ManualClock } from './time/clock.ts';
+import { UploadedJars } from './jars/uploaded-jars.ts';
+import { SavepointDisposals } from './operations/savepoint-disposal.ts';
 import { deriveSeed, mulberry32 } from './time/random.ts';
 
 /** The Flink versions whose REST shape the local engine can serve (`flinkVersion`). */
@@ -73,6 +75,8 @@ export interface LocalEngineOptions {
    * savepoints under `<dir>/savepoints`.
    */
   checkpointDir?: string;
+  /** Flink's `web.upload.dir`: where uploaded jars are kept. @default a folder of its own under the temp dir */
+  uploadDir?: string;
   /** `execution.checkpointing.interval` with a checkpoint folder. @default 10000 */
   checkpointIntervalMs?: number;
   /** `execution.checkpointing.num-retained`: completed checkpoints kept. @default 1 (Flink's default) */
@@ -194,6 +198,10 @@ export class LocalEngine {
   readonly operations: AsyncOperationRegistry;
   /** When the engine started (the built-in jars' upload time). */
   readonly startedAt: number;
+  /** Jars uploaded through `POST /jars/upload` (Flink's `web.upload.dir`). */
+  readonly uploadedJars: UploadedJars;
+  /** `POST /savepoint-disposal` operations. */
+  readonly disposals: SavepointDisposals;
   /** The process's CPU load, shared out over the TaskManagers' `Status.JVM.CPU.Load`. */
   readonly cpuLoad = new ProcessCpuLoad();
   /** The jobs' max parallelism unless a run sets `pipeline.max-parallelism`. */
@@ -274,6 +282,7 @@ export class LocalEngine {
     });
     this.startedAt = clock.now();
     this.operations = new AsyncOperationRegistry({ clock });
+    this.uploadedJars = new UploadedJars(options.uploadDir);
 
     this.configuration = this.buildConfiguration(network, conf);
     this.clusterConfiguration = Object.fromEntries(this.configuration.map((e) => [e.key, e.value]));
@@ -284,6 +293,7 @@ export class LocalEngine {
       });
       const allowed = (options.allowDirs ?? []).map((dir) => resolveTargetPath(dir, '--allow-dir folder', process.cwd()));
       this.allowedFolders = new AllowedFolders([this.checkpointDir, this.sinkDir, ...configured, ...allowed]);
+      this.disposals = new SavepointDisposals(this.allowedFolders, () => this.now());
     } catch (error) {
       if (error instanceof TargetDirectoryError) throw new LocalEngineError(error.message);
       throw error;

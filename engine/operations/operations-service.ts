@@ -61,6 +61,10 @@ export class OperationsService implements OperationsApi {
     return this.operations.beforeAfter(entryId);
   }
 
+  async disposalImpact(clusterId: string, savepointPath: string) {
+    return this.operations.disposalImpact(clusterId, savepointPath);
+  }
+
   async savepoints(clusterId: string, jobId: string) {
     const client = this.registry.connection(clusterId).client;
     return listSavepoints({ journal: this.operations.journal, history: this.history, client, clusterId, jobId: requireId(jobId, 'job') });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ResubmitPlan, VertexShape } from '../contracts/job-shape.ts';
-import type { HotKeyLoad, JarProgram, JournalEntry, OperationParams, OperationRequest, OperationsContext, RecentCheckpoints, ResubmitPlanRequest } from '../contracts/operations.ts';
+import type { HotKeyLoad, JarProgram, JournalEntry, OperationParams, OperationRequest, OperationsContext, RecentCheckpoints, ResubmitPlanRequest, SavepointDisposalImpact } from '../contracts/operations.ts';
 import type { BeforeAfter } from '../contracts/before-after.ts';
 import type { RescaleOutcome, RescalePlan } from '../contracts/rescale.ts';
 import { recentCheckpoints } from '../analysis/savepoint-progress.ts';
@@ -34,6 +34,9 @@ import { driveRescale, isNewStep, type NewStep } from './rescale-operation.ts';
 import { buildRescalePlan, targetParallelism, validateHotKeys } from './rescale-planning.ts';
 import { driveResubmit } from './resubmit-operation.ts';
 import { driveSavepoint } from './savepoint-operation.ts';
+import { driveDisposal } from './dispose-savepoint-operation.ts';
+import { flinkSpelling } from '../contracts/flink-path.ts';
+import { bytesInIecUnits } from '../contracts/format-bytes.ts';
 
 /** A cluster as the operations reach it. */
 export interface OperationsCluster {
@@ -80,6 +83,7 @@ const KIND_WORDS: Record<JournalEntry['kind'], string> = {
   rescale: 'rescale',
   resubmit: 'resubmit',
   'cancel-application': 'cancel of the application',
+  'dispose-savepoint': 'disposal of this savepoint',
 };
 
 /**
@@ -147,6 +151,7 @@ export class Operations {
   private async prepare(request: OperationRequest, cluster: OperationsCluster): Promise<Omit<StoredJournalEntry, 'lease'>> {
     if (request.kind === 'resubmit') return this.prepareResubmit(request, cluster);
     if (request.kind === 'cancel-application') return this.prepareCancelApplication(request, cluster);
+    if (request.kind === 'dispose-savepoint') return this.prepareDisposal(request, cluster);
     if (!['savepoint', 'stop', 'cancel', 'rescale'].includes(request.kind)) throw new EngineError('invalid-input', `Unknown operation "${String((request as { kind: unknown }).kind)}".`);
     requireJobId(request.jobId);
     let facts: ClusterFacts;
@@ -225,10 +230,64 @@ export class Operations {
     return { ...base, kind: 'cancel-application', phase: 'request', params };
   }
 
+  /** A disposal: its path as the user confirmed it, and the run it came from when known (the job's journal lists it). */
+  private async prepareDisposal(request: Extract<OperationRequest, { kind: 'dispose-savepoint' }>, cluster: OperationsCluster): Promise<Omit<StoredJournalEntry, 'lease'>> {
+    const path = typeof request.savepointPath === 'string' ? request.savepointPath.trim() : '';
+    if (path === '') throw new EngineError('invalid-input', 'Which savepoint? Give its path (as Flink printed it, e.g. file:/savepoints/savepoint-1a2b3c-0123456789ab).');
+    if (request.jobId !== undefined) requireJobId(request.jobId);
+    const impact = await this.disposalImpact(cluster.id, path);
+    const jobId = request.jobId ?? impact.jobId;
+    return {
+      ...this.base(request, cluster, impact.jobName, jobId ?? null),
+      kind: 'dispose-savepoint',
+      phase: 'trigger',
+      params: { savepointPath: path, savepointSizeBytes: impact.sizeBytes },
+    };
+  }
+
+  /** What disposing `savepointPath` loses, from the journal and the job's checkpoint history. */
+  async disposalImpact(clusterId: string, savepointPath: string): Promise<SavepointDisposalImpact> {
+    if (typeof savepointPath !== 'string' || savepointPath.trim() === '') throw new EngineError('invalid-input', 'Which savepoint? Give its path.');
+    const path = savepointPath.trim();
+    const cluster = this.deps.cluster(clusterId);
+    const same = (p: string | null | undefined) => typeof p === 'string' && flinkSpelling(p) === flinkSpelling(path);
+    const entries = this.journal.list({ clusterId: cluster.id, limit: Number.MAX_SAFE_INTEGER });
+    const taken = entries.find((e) => same(e.resultPath) && e.jobId && (e.kind === 'savepoint' || e.kind === 'stop' || e.kind === 'rescale'));
+    const jobId = taken?.jobId ?? null;
+    let sizeBytes: number | null = null;
+    let time = taken ? (taken.finishedAt ?? taken.updatedAt) : null;
+    if (jobId) {
+      try {
+        const body = await cluster.client.request(operationEndpoints.savepointHistory, { jobid: jobId });
+        const found = [...(body.history ?? []), ...(body.latest?.savepoint ? [body.latest.savepoint] : [])].find((c) => same(c.external_path));
+        if (found) {
+          sizeBytes = found.checkpointed_size ?? null;
+          time = found.latest_ack_timestamp && found.latest_ack_timestamp > 0 ? found.latest_ack_timestamp : (time ?? found.trigger_timestamp);
+        }
+      } catch {
+        // The cluster no longer lists that run: the journal's record stands.
+      }
+    }
+    const open = entries.find((e) => e.kind === 'dispose-savepoint' && isOpen(e.state) && same(e.params.savepointPath));
+    const facts = [taken?.jobName ? `of ${taken.jobName} (${jobId})` : jobId ? `of job ${jobId}` : 'of a job the console has no record of', sizeBytes !== null ? bytesInIecUnits(sizeBytes) : null, time ? new Date(time).toISOString() : null]
+      .filter((f): f is string => f !== null)
+      .join(', ');
+    return {
+      path,
+      jobId,
+      jobName: taken?.jobName ?? null,
+      time,
+      sizeBytes,
+      sentence: `Deletes the savepoint ${path} (${facts}) for good: no job can be restored from it afterwards. The console forgets it once Flink says the disposal completed.`,
+      inFlight: open ? publicEntry(open) : null,
+    };
+  }
+
   private async prepareResubmit(request: Extract<OperationRequest, { kind: 'resubmit' }>, cluster: OperationsCluster): Promise<Omit<StoredJournalEntry, 'lease'>> {
     const { plan, jobName } = await this.resubmitPlanOf(request, cluster);
+    // A jar run from a savepoint of a job the journal knows replaces that job: its savepoints stay linked to the new run.
     return {
-      ...this.base(request, cluster, jobName),
+      ...this.base(request, cluster, jobName, request.jobId ?? plan.stoppedJob?.jobId ?? null),
       kind: 'resubmit',
       phase: 'submit',
       params: {
@@ -265,7 +324,10 @@ export class Operations {
     if (request.savepointPath !== undefined && (typeof request.savepointPath !== 'string' || request.savepointPath.trim() === '')) {
       throw new EngineError('invalid-input', 'The savepoint path is empty.');
     }
-    const { jarListFacts, jobName, stopped } = await this.resubmitFacts(cluster, request.jobId);
+    // A jar run from a savepoint names no job: the job the journal took that savepoint of is what it is compared with.
+    const savepointJob = request.jobId === undefined && request.savepointPath ? this.jobOfSavepoint(cluster.id, request.savepointPath) : null;
+    const comparedJobId = request.jobId ?? savepointJob ?? undefined;
+    const { jarListFacts, jobName, stopped } = await this.resubmitFacts(cluster, comparedJobId);
     const unavailable = jarSubmissionUnavailable(jarListFacts);
     if (unavailable) throw new EngineError('invalid-input', unavailable);
     checkProgram(program, jarListFacts);
@@ -283,9 +345,23 @@ export class Operations {
     // A planned vertex the stopped run had goes by the name the job showed (a plan has only descriptions).
     if (stopped) for (const [before, after] of matchVertices(stopped, planned)) if (after) after.name = before.name;
     return {
-      plan: { planned, stopped, changes: stopped ? compareShapes(stopped, planned) : [], jobParallelism: request.parallelism ?? null },
+      plan: {
+        planned,
+        stopped,
+        changes: stopped ? compareShapes(stopped, planned) : [],
+        jobParallelism: request.parallelism ?? null,
+        stoppedJob: stopped && comparedJobId ? { jobId: comparedJobId, source: request.jobId ? 'request' : 'savepoint' } : null,
+        graph: { nodes: answer.plan.nodes.map((n) => ({ id: n.id, description: n.description ?? '', parallelism: n.parallelism ?? 1, inputs: (n.inputs ?? []).map((i) => ({ id: i.id, ship_strategy: i.ship_strategy })) })) },
+      },
       jobName,
     };
+  }
+
+  /** The job the journal took a savepoint at this path of (a savepoint, a stop, a rescale's stop step). */
+  private jobOfSavepoint(clusterId: string, savepointPath: string): string | null {
+    const path = flinkSpelling(savepointPath.trim());
+    const taken = this.journal.list({ clusterId, limit: Number.MAX_SAFE_INTEGER }).find((e) => e.resultPath && flinkSpelling(e.resultPath) === path && e.jobId && e.kind !== 'dispose-savepoint');
+    return taken?.jobId ?? null;
   }
 
   private async resubmitFacts(
@@ -363,6 +439,8 @@ export class Operations {
           return await driveResubmit(entry, ctx, fresh);
         case 'rescale':
           return await driveRescale(entry, ctx, fresh);
+        case 'dispose-savepoint':
+          return await driveDisposal(entry, ctx, fresh);
       }
     } catch (error) {
       if (!(error instanceof LeaseLostError)) {
@@ -584,6 +662,10 @@ function jobsOf(entry: Pick<JournalEntry, 'jobId' | 'newJobId' | 'params'>): str
 
 /** Two operations that must not run alongside: of the same application, or touching a job in common. */
 function conflicts(open: StoredJournalEntry, draft: Omit<StoredJournalEntry, 'lease'>): boolean {
+  // A disposal touches a savepoint, not its job: it conflicts only with another disposal of the same path.
+  if (open.kind === 'dispose-savepoint' || draft.kind === 'dispose-savepoint') {
+    return open.kind === draft.kind && flinkSpelling(open.params.savepointPath ?? '') === flinkSpelling(draft.params.savepointPath ?? '');
+  }
   if (open.params.applicationId !== undefined && open.params.applicationId === draft.params.applicationId) return true;
   const draftJobs = new Set([draft.jobId, ...(draft.params.applicationJobs ?? []).map((j) => j.id)].filter((id) => id !== null));
   return jobsOf(open).some((id) => draftJobs.has(id));

@@ -14,6 +14,11 @@ import type {
 
 const FORMAT = { canonical: 'CANONICAL', native: 'NATIVE' } as const;
 
+/** `SavepointDisposalRequest`: the path alone (Flink picks the trigger id). */
+export function disposalBody(savepointPath: string): { 'savepoint-path': string } {
+  return { 'savepoint-path': savepointPath };
+}
+
 export function savepointBody(params: OperationParams, triggerId: string): SavepointTriggerRequestBody {
   return {
     'target-directory': params.targetDirectory,

@@ -1,4 +1,5 @@
 import type { SavepointListing } from '../contracts/operations.ts';
+import { flinkSpelling } from '../contracts/flink-path.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { operationEndpoints } from '../flink-rest/operation-endpoints.ts';
@@ -97,5 +98,11 @@ export async function listSavepoints(options: {
       // The cluster no longer knows that run, or has no checkpoint statistics: the journal's record stands.
     }
   }
-  return [...found.values()].sort((a, b) => b.time - a.time);
+  // A savepoint Flink has disposed is forgotten: only a succeeded disposal (Flink said COMPLETED) removes it.
+  const disposed = new Set(
+    options.journal
+      .list({ clusterId: options.clusterId, kind: 'dispose-savepoint', state: 'succeeded', limit: Number.MAX_SAFE_INTEGER })
+      .map((e) => flinkSpelling(e.params.savepointPath ?? '')),
+  );
+  return [...found.values()].filter((s) => !disposed.has(flinkSpelling(s.path))).sort((a, b) => b.time - a.time);
 }

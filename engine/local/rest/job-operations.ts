@@ -3,6 +3,8 @@ import type { BuiltInJobRun, LocalEngine } from '../engine.ts';
 import { LocalEngineError } from '../engine.ts';
 import { CheckpointLoadError } from '../checkpoint/checkpoint-storage.ts';
 import { RestoreError } from '../checkpoint/restore-assignment.ts';
+import { JarUploadError } from '../jars/uploaded-jars.ts';
+import type { UploadedFile } from './multipart.ts';
 import { BUILT_IN_JARS, parseJobArguments, ProgramArgumentError, splitProgramArgs } from '../jars/built-in-jars.ts';
 import {
   parseTriggerRequest,
@@ -196,15 +198,60 @@ export function updateResourceRequirements(engine: LocalEngine, job: JobExecutio
   return { status: 200, body: {} };
 }
 
-/** `GET /jars`. */
+/** `GET /jars`: the uploaded jars (newest first, as Flink lists them), then the built-in ones. */
 export function listJars(engine: LocalEngine, address: string): OperationResult {
   return {
     status: 200,
     body: {
       address,
-      files: BUILT_IN_JARS.map((jar) => ({ id: jar.id, name: jar.name, uploaded: engine.startedAt, entry: [{ name: jar.entryClass, description: null }] })),
+      files: [
+        ...engine.uploadedJars.list().map((jar) => ({ id: jar.id, name: jar.name, uploaded: jar.uploaded, entry: jar.entryClass ? [{ name: jar.entryClass, description: null }] : [] })),
+        ...BUILT_IN_JARS.map((jar) => ({ id: jar.id, name: jar.name, uploaded: engine.startedAt, entry: [{ name: jar.entryClass, description: null }] })),
+      ],
     },
   };
+}
+
+/** `POST /jars/upload` (multipart, one file): kept as `<uuid>_<name>`; Flink's `JarUploadResponseBody`. */
+export function uploadJar(engine: LocalEngine, file: UploadedFile): OperationResult {
+  try {
+    const jar = engine.uploadedJars.add(file.fileName, file.bytes, engine.now());
+    return { status: 200, body: { filename: engine.uploadedJars.fileOf(jar.id), status: 'success' } };
+  } catch (error) {
+    if (error instanceof JarUploadError) throw new OperationError(400, error.message);
+    throw error;
+  }
+}
+
+/** `DELETE /jars/:jarid`: 200 with an empty body; an unknown jar is Flink's 400. */
+export function deleteJar(engine: LocalEngine, jarId: string): OperationResult {
+  if (jarId.includes('/') || jarId.includes('\\') || jarId === '..' || jarId === '.') {
+    throw new OperationError(400, `Bad request, could not parse parameters: jarid must be a filename only (${jarId})`);
+  }
+  if (BUILT_IN_JARS.some((j) => j.id === jarId)) throw new OperationError(400, `${jarId} is a built-in jar of the local engine: it cannot be deleted.`);
+  if (!engine.uploadedJars.remove(jarId)) throw new OperationError(400, `File ${jarId} does not exist in ${engine.uploadedJars.folder()}.`);
+  return { status: 200, body: {} };
+}
+
+/** `POST /savepoint-disposal` `{"savepoint-path"}`: a trigger id; the disposal runs on its own. */
+export function triggerSavepointDisposal(engine: LocalEngine, rawBody: unknown): OperationResult {
+  const body = rawBody as Record<string, unknown> | undefined;
+  const pointer = body && typeof body === 'object' && !Array.isArray(body) ? body['savepoint-path'] : undefined;
+  if (typeof pointer !== 'string' || pointer.trim() === '') {
+    throw new OperationError(400, 'Request did not match expected format SavepointDisposalRequest. ("savepoint-path" must be a path)');
+  }
+  return { status: 200, body: { 'request-id': engine.disposals.trigger(pointer.trim()) } };
+}
+
+/** `GET /savepoint-disposal/:triggerid`. */
+export function savepointDisposalStatus(engine: LocalEngine, triggerId: string): OperationResult {
+  if (!HEX32.test(triggerId)) throw new OperationError(400, `Bad request, could not parse parameters: Cannot parse TriggerId "${triggerId}": a trigger ID is 32 hexadecimal characters.`);
+  const status = engine.disposals.status(triggerId);
+  if (!status) {
+    const message = `Operation not found under key: org.apache.flink.runtime.rest.handler.job.AsynchronousJobOperationKey@${triggerId}`;
+    throw new OperationError(404, message, flinkErrorBody(message, [STATUS_FRAMES.rescaling]));
+  }
+  return { status: 200, body: status };
 }
 
 /** The fields of a jar request body: `POST /jars/:jarid/plan` takes the run's, less those that restore state. */
@@ -213,9 +260,23 @@ const JAR_REQUEST_FIELDS = {
   JarPlanRequestBody: ['entryClass', 'programArgs', 'programArgsList', 'parallelism', 'jobId', 'flinkConfiguration'],
 } as const;
 
+/**
+ * An uploaded jar as the built-in job its main class names. The engine runs no Java: a jar whose main class is none of
+ * the built-in jobs' is refused as Flink refuses a jar whose entry class it cannot load.
+ */
+function builtInOfUpload(engine: LocalEngine, jarId: string): (typeof BUILT_IN_JARS)[number] | undefined {
+  const uploaded = engine.uploadedJars.get(jarId);
+  if (!uploaded) return undefined;
+  if (uploaded.builtIn) return { ...uploaded.builtIn, id: uploaded.id };
+  const message = uploaded.entryClass
+    ? `The program's entry point class '${uploaded.entryClass}' was not found in the jar file. (The local engine runs only its built-in jobs: ${BUILT_IN_JARS.map((j) => j.entryClass).join(', ')}.)`
+    : `Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file.`;
+  throw new OperationError(400, message, flinkErrorBody(message, [], 'org.apache.flink.client.program.ProgramInvocationException'));
+}
+
 /** A jar request (body first, else query parameters, as Flink reads them), checked field by field. */
-function parseJarRequest(jarId: string, rawBody: unknown, query: Record<string, string | undefined>, bodyType: keyof typeof JAR_REQUEST_FIELDS): BuiltInJobRun {
-  const jar = BUILT_IN_JARS.find((j) => j.id === jarId);
+function parseJarRequest(engine: LocalEngine, jarId: string, rawBody: unknown, query: Record<string, string | undefined>, bodyType: keyof typeof JAR_REQUEST_FIELDS): BuiltInJobRun {
+  const jar = BUILT_IN_JARS.find((j) => j.id === jarId) ?? builtInOfUpload(engine, jarId);
   if (!jar) throw new OperationError(404, `Jar file ${jarId} does not exist. The local engine has the built-in jars ${BUILT_IN_JARS.map((j) => j.id).join(', ')}.`);
   if (rawBody !== undefined && rawBody !== null && (typeof rawBody !== 'object' || Array.isArray(rawBody))) {
     throw new OperationError(400, `Request did not match expected format ${bodyType}. (the body must be a JSON object)`);
@@ -273,7 +334,7 @@ function parseJarRequest(jarId: string, rawBody: unknown, query: Record<string, 
  * it would get (an operator's own parallelism kept, as in Flink); nothing is started.
  */
 export function planJar(engine: LocalEngine, jarId: string, rawBody: unknown, query: Record<string, string | undefined>): OperationResult {
-  const run = parseJarRequest(jarId, rawBody, query, 'JarPlanRequestBody');
+  const run = parseJarRequest(engine, jarId, rawBody, query, 'JarPlanRequestBody');
   try {
     const graph = engine.planBuiltInJob(run);
     return { status: 200, body: { plan: planOf(run.jobId ?? randomBytes(16).toString('hex'), graph) } };
@@ -289,7 +350,7 @@ export function planJar(engine: LocalEngine, jarId: string, rawBody: unknown, qu
  * here with 400 and Flink's message, so the caller sees why at once.
  */
 export function runJar(engine: LocalEngine, jarId: string, rawBody: unknown, query: Record<string, string | undefined>): OperationResult {
-  const run = parseJarRequest(jarId, rawBody, query, 'JarRunRequestBody');
+  const run = parseJarRequest(engine, jarId, rawBody, query, 'JarRunRequestBody');
   if (run.jobId && engine.cluster.jobs.has(run.jobId)) throw new OperationError(409, `Job ID ${run.jobId} is already taken by another job.`);
   try {
     const job = engine.runBuiltInJob(run);

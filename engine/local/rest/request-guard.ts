@@ -24,6 +24,8 @@ export interface RequestGuardOptions {
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The one write that is not JSON: `POST /jars/upload` (multipart/form-data, Flink's only upload). */
+export const JAR_UPLOAD_PATHS = new Set(['/jars/upload', '/v1/jars/upload']);
 
 /** A header echoed in a message, cut to a readable length. */
 function clip(value: string): string {
@@ -75,7 +77,10 @@ export function requestGuard(options: RequestGuardOptions): (req: Request, res: 
     }
     const carriesBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
     const typed = req.headers['content-type'] !== undefined;
-    if (WRITES.has(req.method) && (carriesBody || typed) && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+    // A jar upload is multipart, as Flink's: a foreign page's form post is still refused by the Origin/Sec-Fetch-Site
+    // checks above (browsers send them on every cross-origin POST) and by the token.
+    const upload = req.method === 'POST' && JAR_UPLOAD_PATHS.has(req.path) && /^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '');
+    if (WRITES.has(req.method) && (carriesBody || typed) && !upload && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
       refuse(res, 415, `Unsupported media type: ${req.method} ${req.path} needs "Content-Type: application/json"${req.headers['content-type'] ? `, not "${clip(req.headers['content-type'])}"` : ''}.`);
       return;
     }

@@ -20,8 +20,9 @@ import { flinkErrorBody } from '../rest-spec/flink-error.ts';
 import { answerClientErrors, flinkErrorHandler, internalErrorBody } from './error-responses.ts';
 import * as ops from './job-operations.ts';
 import { OperationError, type OperationResult } from './job-operations.ts';
-import { requestGuard, type RequestGuardOptions } from './request-guard.ts';
+import { JAR_UPLOAD_PATHS, requestGuard, type RequestGuardOptions } from './request-guard.ts';
 import { LOG_ROUTES } from './log-routes.ts';
+import { MultipartError, singleFile } from './multipart.ts';
 import { rescaleRoutes } from './rescales.ts';
 import * as views from './views.ts';
 
@@ -261,6 +262,9 @@ export const ROUTES: RouteSpec[] = [
     handler: (ctx) => operation(() => ops.updateResourceRequirements(ctx.engine, job(ctx), ctx.body)),
   },
   { method: 'GET', path: '/jars', handler: (ctx) => operation(() => ops.listJars(ctx.engine, ctx.address)) },
+  { method: 'DELETE', path: '/jars/:jarid', handler: (ctx) => operation(() => ops.deleteJar(ctx.engine, ctx.params.jarid)) },
+  { method: 'POST', path: '/savepoint-disposal', handler: (ctx) => operation(() => ops.triggerSavepointDisposal(ctx.engine, ctx.body)) },
+  { method: 'GET', path: '/savepoint-disposal/:triggerid', handler: (ctx) => operation(() => ops.savepointDisposalStatus(ctx.engine, ctx.params.triggerid)) },
   { method: 'POST', path: '/jars/:jarid/plan', handler: (ctx) => operation(() => ops.planJar(ctx.engine, ctx.params.jarid, ctx.body, ctx.query)) },
   { method: 'POST', path: '/jars/:jarid/run', handler: (ctx) => operation(() => ops.runJar(ctx.engine, ctx.params.jarid, ctx.body, ctx.query)) },
   {
@@ -415,10 +419,11 @@ export const EXTRA_ROUTES: RouteSpec[] = [
     handler: (ctx) => operation(() => ops.killTaskManager(ctx.engine, ctx.params.taskmanagerid)),
   },
   {
-    // Every trigger request the engine received (savepoint, stop, checkpoint), with whether it started an operation.
+    // Every trigger request the engine received (savepoint, stop, checkpoint), with whether it started an operation,
+    // and every savepoint disposal request.
     method: 'GET',
     path: '/local-engine/v1/async-operations',
-    handler: ({ engine }) => ({ body: { triggers: engine.operations.triggerLog } }),
+    handler: ({ engine }) => ({ body: { triggers: engine.operations.triggerLog, disposals: engine.disposals.log } }),
   },
   {
     method: 'GET',
@@ -437,6 +442,9 @@ function toQuery(req: Request): Record<string, string | undefined> {
   return out;
 }
 
+/** Flink's `rest.server.max-content-length` default (100 MiB): the largest jar upload. */
+export const MAX_JAR_UPLOAD_BYTES = 104_857_600;
+
 /** The largest request body the engine reads (Flink's trigger and run bodies are a few hundred bytes). */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
@@ -449,6 +457,18 @@ export function createRestApp(engine: LocalEngine, options: RequestGuardOptions 
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestGuard(options));
+  // `POST /jars/upload` is multipart: read as bytes before the JSON routes' text body.
+  app.post([...JAR_UPLOAD_PATHS], express.raw({ type: () => true, limit: MAX_JAR_UPLOAD_BYTES }), (req: Request, res: Response) => {
+    try {
+      const file = singleFile(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.headers['content-type']);
+      const result = operation(() => ops.uploadJar(engine, file));
+      res.status(result.status).json(result.body);
+    } catch (error) {
+      if (error instanceof MultipartError) res.status(400).json(flinkErrorBody(error.message));
+      else if (error instanceof RestError) res.status(error.status).json(error.body);
+      else res.status(500).json(internalErrorBody(error));
+    }
+  });
   // The guard admits only `application/json` writes; GETs with a body are read the same way.
   app.use(express.text({ type: () => true, limit: MAX_REQUEST_BODY_BYTES }));
   const mount = (prefix: string, routes: RouteSpec[]) => {

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import type { SavepointListing } from '../../../engine/contracts/operations';
+import { useEffect, useState, type ReactNode } from 'react';
+import type { JournalEntry, SavepointListing } from '../../../engine/contracts/operations';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { hrefFor } from '../../app/useHashRoute';
 import { PollErrorBanner } from '../../components/ErrorBanner';
@@ -8,6 +8,10 @@ import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { useOperationsApi } from './api';
+import { DisposeSavepointDialog } from './DisposeSavepointDialog';
+import { isOpen } from './operations';
+import { OperationStatus } from './OperationStatus';
+import { useJournalEntry } from './useStartOperation';
 
 /**
  * The job's savepoints and those of the runs it was resubmitted from: path, time, format, and the run it came from.
@@ -29,10 +33,19 @@ export function SavepointsPanel({
   onResubmitFrom: (path: string) => void;
 }): ReactNode {
   const operationsApi = useOperationsApi();
+  const [disposing, setDisposing] = useState<string | null>(null);
+  const [disposal, setDisposal] = useState<JournalEntry | null>(null);
+  const followed = useJournalEntry(disposal);
+  const [disposalsEnded, setDisposalsEnded] = useState(0);
+  const disposalOpen = followed ? isOpen(followed) : false;
+  // The list is read again once a disposal ends: a succeeded one is forgotten then, not before.
+  useEffect(() => {
+    if (followed && !disposalOpen) setDisposalsEnded((n) => n + 1);
+  }, [followed, disposalOpen]);
   const poll = usePolling<SavepointListing[]>(() => operationsApi.savepoints(clusterId, jobId), null, {
     key: `${clusterId}/${jobId}`,
     paused: refresh.paused,
-    refreshSignal: refresh.refreshSignal + reloadSignal,
+    refreshSignal: refresh.refreshSignal + reloadSignal + disposalsEnded,
   });
   return (
     <Panel
@@ -84,6 +97,18 @@ export function SavepointsPanel({
                   <td>
                     <button type="button" className="button button--tiny" onClick={() => onResubmitFrom(s.path)}>
                       Resubmit from this…
+                    </button>{' '}
+                    <button
+                      type="button"
+                      className="button button--tiny"
+                      data-testid={testIds.operations.dispose(i)}
+                      disabled={disposalOpen}
+                      onClick={() => {
+                        setDisposal(null);
+                        setDisposing(s.path);
+                      }}
+                    >
+                      Dispose…
                     </button>
                   </td>
                 </tr>
@@ -92,6 +117,19 @@ export function SavepointsPanel({
           </table>
         </div>
       ) : null}
+      {disposing && !disposal ? (
+        <DisposeSavepointDialog
+          clusterId={clusterId}
+          path={disposing}
+          jobId={jobId}
+          onStarted={(entry) => {
+            setDisposal(entry);
+            setDisposing(null);
+          }}
+          onClose={() => setDisposing(null)}
+        />
+      ) : null}
+      {followed ? <OperationStatus entry={followed} clusterId={clusterId} /> : null}
     </Panel>
   );
 }

@@ -9,6 +9,7 @@ export const KIND_LABEL: Record<OperationKind, string> = {
   rescale: 'Rescale',
   resubmit: 'Resubmit',
   'cancel-application': 'Cancel application',
+  'dispose-savepoint': 'Dispose savepoint',
 };
 
 export const STATE_LABEL: Record<OperationState, string> = {

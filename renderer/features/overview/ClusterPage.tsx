@@ -10,6 +10,7 @@ import { RecordedJobsPanel } from '../history/RecordedJobsPanel';
 import { testIds } from '../../testIds';
 import { ApplicationsPanel } from '../applications/ApplicationsPanel';
 import { JobsPanel } from '../jobs/JobsPanel';
+import { JarsPanel } from '../jars/JarsPanel';
 import { JournalPanel } from '../operations/JournalPanel';
 import { TaskManagersPanel } from '../taskmanagers/TaskManagersPanel';
 import { OverviewPanel } from './OverviewPanel';
@@ -60,6 +61,9 @@ export function ClusterPage({
       </ErrorBoundary>
       <ErrorBoundary panel="The TaskManagers table" resetKey={clusterId}>
         <TaskManagersPanel clusterId={clusterId} canKill={cluster?.builtIn === true} refresh={refresh} />
+      </ErrorBoundary>
+      <ErrorBoundary panel="The jars" resetKey={clusterId}>
+        <JarsPanel clusterId={clusterId} refresh={refresh} />
       </ErrorBoundary>
       <ErrorBoundary panel="The operations journal" resetKey={clusterId}>
         <JournalPanel clusterId={clusterId} refresh={refresh} />
