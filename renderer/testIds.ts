@@ -235,7 +235,6 @@ export const testIds = {
     cancel: 'rehearsal-cancel',
     result: 'rehearsal-result',
     sentence: 'rehearsal-sentence',
-    placement: 'rehearsal-placement',
     table: 'rehearsal-table',
     mismatch: 'rehearsal-mismatch',
   },
@@ -355,8 +354,6 @@ export const testIds = {
     rescaleSentence: 'advice-rescale-sentence',
     rescalePlan: (to: number) => `advice-rescale-plan-${to}`,
     warnings: 'advice-warnings',
-    /** Where the "Rehearse" button goes (the rehearsal service, issue 26). */
-    rehearseSlot: 'advice-rehearse-slot',
     close: 'advice-close',
   },
   jars: {

@@ -13,7 +13,7 @@ export class AdvicePanel {
   readonly costs: Locator;
   readonly rescale: Locator;
   readonly rescaleSentence: Locator;
-  readonly rehearseSlot: Locator;
+  readonly rehearsal: Locator;
 
   constructor(readonly page: Page) {
     this.panel = page.getByTestId(testIds.advice.panel);
@@ -26,7 +26,7 @@ export class AdvicePanel {
     this.costs = page.getByTestId(testIds.advice.costs);
     this.rescale = page.getByTestId(testIds.advice.rescale);
     this.rescaleSentence = page.getByTestId(testIds.advice.rescaleSentence);
-    this.rehearseSlot = page.getByTestId(testIds.advice.rehearseSlot);
+    this.rehearsal = page.getByTestId(testIds.rehearsal.panel);
   }
 
   /** From the diagnosis' sentence: "Advise on a fix". */

@@ -10,6 +10,7 @@ import { testIds } from '../../testIds';
 import { skewFindingOf } from '../diagnosis/finding';
 import { formatBusy, formatRatio, formatRecords, spreadSentence } from './adviceFormat';
 import { useAdviceApi } from './api';
+import { RehearsalPanel } from '../rehearsal/RehearsalPanel';
 import './advice.css';
 
 const DEFAULT_FORMAT = '{key}#{i}';
@@ -154,9 +155,8 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
               Load {advice.basis.load === 'history' ? 'from the job\u2019s history' : 'measured just now'}: {advice.basis.samples} samples, {formatTimestamp(advice.basis.from)} – {formatTimestamp(advice.basis.to)}.
             </span>
           ) : null}
-          {/* The rehearsal (issue 26) puts its "Rehearse" button here: it replays the observed mix on the local engine. */}
-          <div className="advice-panel__rehearse" data-testid={testIds.advice.rehearseSlot} />
         </footer>
+        {advice ? <RehearsalPanel clusterId={clusterId} jobId={jobId} vertexId={advice.vertexId} hotKey={advice.salting.key} buckets={advice.salting.buckets} /> : null}
       </Panel>
     </div>
   );

@@ -14,7 +14,7 @@ import { useRehearsalApi } from './api';
  * side by side with what production shows. Figures are the service's (engine/contracts/rehearsal.ts) as they come.
  * A rehearsal runs for up to two minutes on the engine's machine: it can be cancelled.
  */
-export function RehearsalPanel({ clusterId, jobId, vertexId, hotKey, buckets, keyRecordsPerSecond }: { clusterId: string; jobId: string; vertexId: string; hotKey: string; buckets: number | null; keyRecordsPerSecond?: number }): ReactNode {
+export function RehearsalPanel({ clusterId, jobId, vertexId, hotKey, buckets }: { clusterId: string; jobId: string; vertexId: string; hotKey: string; buckets: number | null }): ReactNode {
   const api = useRehearsalApi();
   const [parallelism, setParallelism] = useState('');
   const [running, setRunning] = useState<string | null>(null);
@@ -65,7 +65,6 @@ export function RehearsalPanel({ clusterId, jobId, vertexId, hotKey, buckets, ke
           </>
         ) : null}
       </div>
-      {keyRecordsPerSecond === undefined ? null : <p className="muted small">The key's rate you gave ({formatRate(keyRecordsPerSecond)}) sizes the buckets; the twin's demand is read from the job.</p>}
       {error ? <ErrorBanner error={error} context="The rehearsal failed" /> : null}
       {result ? <RehearsalResult result={result} /> : null}
     </section>
@@ -90,7 +89,6 @@ function RehearsalResult({ result }: { result: Rehearsal }): ReactNode {
       <p className="finding__sentence" data-testid={testIds.rehearsal.sentence}>
         {result.sentence}
       </p>
-      {result.placement ? <p data-testid={testIds.rehearsal.placement}>{result.placement.sentence}</p> : null}
       <table className="table table--compact" data-testid={testIds.rehearsal.table}>
         <thead>
           <tr>
