@@ -5,7 +5,7 @@
  * at the lowest priority (a JobManager runs on other machines). Nothing here asserts; figures are printed beside their
  * targets (issue 27).
  *
- * BENCH_ENGINE_SECONDS: how long to sample after the warm-up (default 120). BENCH_ENGINE_NODE_OPTIONS: passed to the
+ * BENCH_ENGINE_SECONDS: how long to sample after the warm-up (default 60: six samples). BENCH_ENGINE_NODE_OPTIONS: passed to the
  * engine's Node (e.g. `--heapsnapshot-signal=SIGUSR2` to take heap snapshots while it samples).
  */
 import { spawn } from 'node:child_process';
@@ -19,7 +19,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** Flink's default `metrics.fetcher.update-interval`: the watcher samples no faster. */
 const FETCH_INTERVAL_MS = 10_000;
 const WARM_UP_MS = 30_000;
-const MEASURE_MS = Number(process.env.BENCH_ENGINE_SECONDS ?? 120) * 1000;
+const MEASURE_MS = Number(process.env.BENCH_ENGINE_SECONDS ?? 60) * 1000;
 const RSS_TARGET_MIB = 250;
 const CPU_TARGET_PERCENT = 5;
 const JOB = { vertices: 200, parallelism: 128, wideVertices: 4, wideParallelism: 4096 };
