@@ -332,6 +332,7 @@ export const testIds = {
     savepointRow: (index: number) => `savepoint-row-${index}`,
     beforeAfter: 'operation-before-after',
     beforeAfterRow: (figure: string) => `operation-before-after-${figure}`,
+    beforeAfterPrediction: 'operation-before-after-prediction',
     dispose: (index: number) => `savepoint-dispose-${index}`,
     disposeImpact: 'savepoint-dispose-impact',
   },

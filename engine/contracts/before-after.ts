@@ -35,6 +35,19 @@ export interface BeforeAfterRow {
   change: number | null;
 }
 
+/** What a rehearsal on the local engine predicted for the change this operation made (its newest before the operation). */
+export interface RehearsedPrediction {
+  rehearsedAt: number;
+  proposal: { kind: 'salt'; buckets: number } | { kind: 'parallelism'; parallelism: number };
+  vertexId: string;
+  vertexName: string;
+  /** The keyed vertex's busy max/mean and throughput in the twin as the job ran (the baseline) and with the change. */
+  baseline: { busyMaxOverMean: number | null; throughputRecordsPerSecond: number };
+  predicted: { busyMaxOverMean: number | null; throughputRecordsPerSecond: number };
+  /** The rehearsal's verdict, as it said it. */
+  sentence: string;
+}
+
 export interface BeforeAfter {
   entryId: string;
   kind: 'rescale' | 'resubmit';
@@ -54,4 +67,6 @@ export interface BeforeAfter {
   complete: boolean;
   /** What the comparison cannot say yet, or why a figure is missing, in words. */
   notes: string[];
+  /** The rehearsal of this change, when one ran on the job before it (absent in entries kept before predictions were). */
+  prediction?: RehearsedPrediction | null;
 }

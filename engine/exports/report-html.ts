@@ -87,11 +87,19 @@ function beforeAfterSection(operations: BeforeAfter[]): string {
   const one = (o: BeforeAfter) => `<h3>${esc(o.kind === 'rescale' ? 'Rescale' : 'Resubmit')} started ${esc(iso(o.startedAt))} (${esc(o.entryId)})</h3>
 <p class="meta">Before: ${o.before ? `${o.before.samples} samples, ${esc(iso(o.before.from))} – ${esc(iso(o.before.to))}` : 'no samples'}. After: ${o.after ? `${o.after.samples} samples, ${esc(iso(o.after.from))} – ${esc(iso(o.after.to))}` : 'no samples yet'}.</p>
 ${table(['Figure', 'Before', 'After', 'Change'], o.rows.map((r) => [r.label, figure(r.unit, r.before), figure(r.unit, r.after), change(r.change)]))}
+${o.prediction ? `<p data-testid="report-before-after-prediction">${esc(predictionInWords(o.prediction))}</p>` : ''}
 ${o.notes.length ? list(o.notes) : ''}`;
   return `<section data-testid="report-before-after">
 <h2>Before/after</h2>
 ${operations.map(one).join('\n')}
 </section>`;
+}
+
+/** The rehearsal's prediction of the change, in one sentence (beside the table of what happened). */
+function predictionInWords(p: NonNullable<BeforeAfter['prediction']>): string {
+  const change = p.proposal.kind === 'salt' ? `salting into ${p.proposal.buckets} buckets` : `parallelism ${p.proposal.parallelism}`;
+  const ratio = (v: number | null) => (v === null ? 'unknown' : `${v.toFixed(2)}×`);
+  return `Rehearsed ${iso(p.rehearsedAt)} (${change} of ${p.vertexName}): the twin predicted busy max/mean ${ratio(p.baseline.busyMaxOverMean)} → ${ratio(p.predicted.busyMaxOverMean)} and ${num(p.baseline.throughputRecordsPerSecond)} → ${num(p.predicted.throughputRecordsPerSecond)} records/s.`;
 }
 
 /** Where the state lives and how fast it grows; nothing for a report without checkpoints (or made before the section). */

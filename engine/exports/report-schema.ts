@@ -196,6 +196,25 @@ export const SKEW_REPORT_JSON_SCHEMA = {
           },
           complete: { type: 'boolean', description: 'The after window covers all it will.' },
           notes: { type: 'array', items: { type: 'string' } },
+          prediction: {
+            description: "The rehearsal of this change on the local engine (the newest before the operation, within a day): the twin's keyed vertex as the job ran and with the change. null or absent without one.",
+            oneOf: [
+              { type: 'null' },
+              {
+                type: 'object',
+                required: ['rehearsedAt', 'proposal', 'vertexId', 'vertexName', 'baseline', 'predicted', 'sentence'],
+                properties: {
+                  rehearsedAt: { type: 'number' },
+                  proposal: { type: 'object', description: '{kind: "salt", buckets} or {kind: "parallelism", parallelism}.' },
+                  vertexId: { type: 'string' },
+                  vertexName: { type: 'string' },
+                  baseline: { type: 'object', description: 'busyMaxOverMean and throughputRecordsPerSecond of the twin as the job ran.' },
+                  predicted: { type: 'object', description: 'busyMaxOverMean and throughputRecordsPerSecond of the twin with the change.' },
+                  sentence: { type: 'string' },
+                },
+              },
+            ],
+          },
         },
       },
     },

@@ -4,6 +4,7 @@ import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { EngineError } from '../flink-rest/errors.ts';
 import { CheckpointHistory } from './checkpoint-history.ts';
 import { EventLog } from './event-log.ts';
+import { RehearsalLog } from './rehearsal-log.ts';
 import { SampleLog } from './sample-log.ts';
 import { WatchList } from './watch-list.ts';
 
@@ -51,6 +52,7 @@ export class HistoryStore {
   readonly samples: SampleLog;
   readonly checkpoints: CheckpointHistory;
   readonly events: EventLog;
+  readonly rehearsals: RehearsalLog;
   readonly watches: WatchList;
   readonly retention: HistoryRetention;
 
@@ -64,6 +66,7 @@ export class HistoryStore {
     this.samples = new SampleLog(root, this.retention, now);
     this.checkpoints = new CheckpointHistory(root, this.retention);
     this.events = new EventLog(root, this.retention, now);
+    this.rehearsals = new RehearsalLog(root, this.retention, now);
     this.watches = new WatchList(root);
   }
 
@@ -104,6 +107,7 @@ export class HistoryStore {
   async prune(): Promise<void> {
     await this.samples.prune();
     await this.events.prune();
+    await this.rehearsals.prune();
   }
 
   close(): Promise<void> {

@@ -3,6 +3,7 @@ import { connect } from '../clusters/cluster-connections.ts';
 import { readJobWindow } from '../diagnosis/read-window.ts';
 import { ManualClock } from '../local/time/clock.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
+import type { RehearsedPrediction } from '../contracts/before-after.ts';
 import { BEFORE_AFTER_WINDOW_MS } from './before-after.ts';
 import { newTriggerId } from './operations.ts';
 import { startOperationsKit, type OperationsKit } from './testing/operations-kit.ts';
@@ -32,6 +33,18 @@ describe('before/after an operation', () => {
     // Past acme's shift (30 s) and the saturation, then two minutes of samples.
     await sample(18);
     const tenantCost = k.handle.engine.cluster.jobs.get(k.jobId)!.jobGraph.vertices.find((v) => v.name.startsWith('tenant-cost'))!;
+    // Two rehearsals kept before it (as the rehearsal service keeps a prediction): of this change and of another one.
+    const rehearsed = (parallelism: number, at: number): RehearsedPrediction => ({
+      rehearsedAt: at,
+      proposal: { kind: 'parallelism', parallelism },
+      vertexId: tenantCost.id,
+      vertexName: tenantCost.name,
+      baseline: { busyMaxOverMean: 23, throughputRecordsPerSecond: 625 },
+      predicted: { busyMaxOverMean: parallelism === 16 ? 12 : 40, throughputRecordsPerSecond: 630 },
+      sentence: `parallelism ${parallelism}`,
+    });
+    await k.history.rehearsals.append('local', k.jobId, rehearsed(16, k.handle.engine.now() - 60_000));
+    await k.history.rehearsals.append('local', k.jobId, rehearsed(64, k.handle.engine.now() - 30_000));
     const entry = await (await k.operations.start({ kind: 'rescale', clusterId: 'local', jobId: k.jobId, triggerId: newTriggerId(), parallelism: { [tenantCost.id]: 16 }, route: 'adaptive' })).done;
     expect(entry.state).toBe('succeeded');
 
@@ -45,6 +58,8 @@ describe('before/after an operation', () => {
     const result = await k.operations.beforeAfter(entry.id);
     expect(result).toMatchObject({ entryId: entry.id, kind: 'rescale', clusterId: 'local', complete: true, startedAt: entry.createdAt });
     expect(result.runningAgainAt).toBeGreaterThan(entry.createdAt);
+    // The rehearsal of this change (parallelism 16, not the newer one of 64) beside what happened.
+    expect(result.prediction).toMatchObject({ proposal: { kind: 'parallelism', parallelism: 16 }, predicted: { busyMaxOverMean: 12 } });
     const before = result.before!;
     const after = result.after!;
 

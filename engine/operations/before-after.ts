@@ -1,5 +1,5 @@
 import { compareWindows, windowFigures } from '../analysis/before-after.ts';
-import type { BeforeAfter, OperationWindowFigures } from '../contracts/before-after.ts';
+import type { BeforeAfter, OperationWindowFigures, RehearsedPrediction } from '../contracts/before-after.ts';
 import type { JournalEntry } from '../contracts/operations.ts';
 import { readJobWindow } from '../diagnosis/read-window.ts';
 import { EngineError } from '../flink-rest/errors.ts';
@@ -7,6 +7,9 @@ import type { HistoryStore } from '../history/history-store.ts';
 
 /** How much of the history each side reads: the minutes before the operation, and as long once the job runs again. */
 export const BEFORE_AFTER_WINDOW_MS = 2 * 60_000;
+
+/** A rehearsal this long before the operation still counts as its prediction. */
+export const PREDICTION_MAX_AGE_MS = 24 * 60 * 60_000;
 
 /** A window's figures need two samples at least (a rate is a difference). */
 const MIN_SAMPLES = 2;
@@ -58,5 +61,18 @@ export function readBeforeAfter(history: HistoryStore, entry: JournalEntry, now:
   } else if (!complete) {
     notes.push(`The after window is still filling: ${Math.round((after.to - after.from) / 1000)} s of ${windowMs / 1000} s so far.`);
   }
-  return { entryId: entry.id, kind: entry.kind, clusterId: entry.clusterId, startedAt: entry.createdAt, runningAgainAt, before, after, rows: compareWindows(before, after), complete, notes };
+  const prediction = entry.jobId ? predictionFor(entry, history.rehearsals.list(entry.clusterId, entry.jobId, entry.createdAt - PREDICTION_MAX_AGE_MS, entry.createdAt)) : null;
+  return { entryId: entry.id, kind: entry.kind, clusterId: entry.clusterId, startedAt: entry.createdAt, runningAgainAt, before, after, rows: compareWindows(before, after), complete, notes, prediction };
+}
+
+/**
+ * Pure: the newest rehearsal (newest first in `predictions`) of the change the operation made: a rescale of the
+ * rehearsed vertex to the rehearsed parallelism, or a resubmit after a rehearsal of salting (the salted job deployed).
+ */
+export function predictionFor(entry: Pick<JournalEntry, 'kind' | 'params'>, predictions: readonly RehearsedPrediction[]): RehearsedPrediction | null {
+  return (
+    predictions.find((p) =>
+      p.proposal.kind === 'parallelism' ? entry.kind === 'rescale' && entry.params.parallelism?.[p.vertexId] === p.proposal.parallelism : entry.kind === 'resubmit',
+    ) ?? null
+  );
 }

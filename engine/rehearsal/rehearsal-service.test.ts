@@ -43,6 +43,8 @@ describe('RehearsalService', () => {
     expect(r.twinScale).toBe(1);
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
     expect(r).toMatchObject({ jobId, key: 'acme', observed: { load: 'history', hotSubtask: 12 }, baseline: { hotSubtask: 12 }, match: { matches: true }, proposed: { job: 'gatewaymeter-salted', saltBuckets: 8 } });
+    // Its prediction is kept in the history, for the operation that carries it out.
+    expect(history.rehearsals.list('local-engine', jobId)[0]).toMatchObject({ proposal: { kind: 'salt', buckets: 8 }, vertexId: r.vertexId, predicted: { busyMaxOverMean: r.proposed!.busy.maxOverMean } });
     expect(r.limits.maxWallMs).toBe(120_000);
   }, 60_000);
 

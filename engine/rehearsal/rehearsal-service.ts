@@ -1,6 +1,7 @@
 import type { ClusterRegistry } from '../clusters/cluster-registry.ts';
 import type { DiagnosisApi } from '../contracts/diagnosis.ts';
-import type { RehearsalApi, RehearsalOptions } from '../contracts/rehearsal.ts';
+import type { RehearsedPrediction } from '../contracts/before-after.ts';
+import type { Rehearsal, RehearsalApi, RehearsalOptions } from '../contracts/rehearsal.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { requireId, requireText } from '../flink-rest/input-checks.ts';
 import type { HistoryStore } from '../history/history-store.ts';
@@ -32,7 +33,11 @@ export class RehearsalService implements RehearsalApi {
       const connection = this.registry.connection(cluster);
       const diagnosis = await this.diagnosis.diagnose(cluster, job, DIAGNOSIS_WINDOW_MS);
       const { metricsFetchIntervalMs } = await connection.check();
-      return await rehearseJob({ client: connection.client, history: this.history, clusterId: cluster, jobId: job, options: options ?? {}, diagnosis, metricsFetchIntervalMs, clock: REAL_CLOCK, signal: controller.signal });
+      const rehearsal = await rehearseJob({ client: connection.client, history: this.history, clusterId: cluster, jobId: job, options: options ?? {}, diagnosis, metricsFetchIntervalMs, clock: REAL_CLOCK, signal: controller.signal });
+      // A prediction (the twin matched production) is kept: the operation that carries it out shows it beside the outcome.
+      const prediction = predictionOf(rehearsal, REAL_CLOCK.now());
+      if (prediction) await this.history.rehearsals.append(cluster, job, prediction);
+      return rehearsal;
     } finally {
       this.running.delete(id);
     }
@@ -43,4 +48,18 @@ export class RehearsalService implements RehearsalApi {
     controller?.abort();
     return controller !== undefined;
   }
+}
+
+/** Pure: what a rehearsal predicted, when it predicted (the twin matched production and the change ran). */
+export function predictionOf(rehearsal: Rehearsal, at: number): RehearsedPrediction | null {
+  if (!rehearsal.match.matches || !rehearsal.proposed) return null;
+  return {
+    rehearsedAt: at,
+    proposal: rehearsal.proposal,
+    vertexId: rehearsal.vertexId,
+    vertexName: rehearsal.vertexName,
+    baseline: { busyMaxOverMean: rehearsal.baseline.busy.maxOverMean, throughputRecordsPerSecond: rehearsal.baseline.throughputRecordsPerSecond },
+    predicted: { busyMaxOverMean: rehearsal.proposed.busy.maxOverMean, throughputRecordsPerSecond: rehearsal.proposed.throughputRecordsPerSecond },
+    sentence: rehearsal.sentence,
+  };
 }

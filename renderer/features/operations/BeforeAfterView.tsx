@@ -88,6 +88,7 @@ export function BeforeAfterView({ entry, auto = true }: { entry: JournalEntry; /
             {figures.after ? `After: ${figures.after.samples} samples, ${formatTimestamp(figures.after.from)} – ${formatTimestamp(figures.after.to)}` : 'After: no samples yet'}
             {figures.after?.skew ? ` (most skewed: ${figures.after.skew.vertexName})` : ''}.
           </p>
+          {figures.prediction ? <Prediction prediction={figures.prediction} figures={figures} /> : null}
           {figures.notes.map((n) => (
             <p key={n} className="muted small">
               {n}
@@ -101,5 +102,19 @@ export function BeforeAfterView({ entry, auto = true }: { entry: JournalEntry; /
         </>
       ) : null}
     </div>
+  );
+}
+
+/** The rehearsal's prediction beside what happened: the keyed vertex's skew and throughput, the twin's and the job's. */
+function Prediction({ prediction, figures }: { prediction: NonNullable<BeforeAfter['prediction']>; figures: BeforeAfter }): ReactNode {
+  const change = prediction.proposal.kind === 'salt' ? `salting into ${prediction.proposal.buckets} buckets` : `parallelism ${prediction.proposal.parallelism}`;
+  const ratio = (v: number | null) => (v === null ? '—' : `${v.toFixed(2)}×`);
+  const observed = figures.rows.find((r) => r.figure === 'skew');
+  return (
+    <p className="small" data-testid={testIds.operations.beforeAfterPrediction}>
+      Rehearsed {formatTimestamp(prediction.rehearsedAt)} ({change} of {prediction.vertexName}): the twin predicted busy max/mean {ratio(prediction.baseline.busyMaxOverMean)} →{' '}
+      {ratio(prediction.predicted.busyMaxOverMean)} and {Math.round(prediction.baseline.throughputRecordsPerSecond)} → {Math.round(prediction.predicted.throughputRecordsPerSecond)} records/s; the job
+      went {ratio(observed?.before ?? null)} → {ratio(observed?.after ?? null)} (its most skewed vertex).
+    </p>
   );
 }
