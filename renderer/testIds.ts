@@ -153,6 +153,7 @@ export const testIds = {
     hotKeys: 'kafka-hot-keys',
     hotKeysTable: 'kafka-hot-keys-table',
     hotKeyRow: (key: string) => `kafka-hot-key-${key}`,
+    adviseKey: (key: string) => `kafka-advise-${key}`,
     hotKeysSummary: 'kafka-hot-keys-summary',
     hotKeysPartial: 'kafka-hot-keys-partial',
   },

@@ -10,6 +10,7 @@ import { readKafkaBroker, uniqueTopic } from '../../support/kafkaBroker';
 import { ROOT } from '../../support/paths';
 import { testIds } from '../../../renderer/testIds';
 import { ConsolePage } from '../../pages/ConsolePage';
+import { AdvicePanel } from '../../pages/AdvicePanel';
 import { KafkaPanelPage } from '../../pages/KafkaPanelPage';
 
 /** A `flink-ops` child process that prints a line we wait for. */
@@ -110,6 +111,15 @@ test('the job page shows the consumer lag with its trend and the hot keys of the
     await expect(kafkaPanel.hotKeysSummary).toContainText('At parallelism 32, subtask 12');
 
     await kafkaPanel.root.screenshot({ path: path.join(ROOT, 'test-results/screenshots/kafka-panel.png') });
+
+    // A hot key of the sample is a click from the advice: the key and the rate the sample measured, filled in.
+    const shown = (await acme.locator('td').nth(3).textContent())!; // "120/s", "1.2k/s"
+    const sampledRate = Number(shown.replace(/[^\d.]/g, '')) * (shown.includes('k') ? 1000 : 1);
+    await page.getByTestId(testIds.kafka.adviseKey('acme')).click();
+    const advice = new AdvicePanel(page);
+    await expect(advice.panel.getByLabel('Hot key')).toHaveValue('acme');
+    await expect(advice.panel.getByLabel("Key's rate")).toHaveValue(/^\d+$/);
+    expect(Math.abs(Number(await advice.panel.getByLabel("Key's rate").inputValue()) - sampledRate)).toBeLessThanOrEqual(Math.max(1, sampledRate * 0.05));
     await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/kafka-job-page.png'), fullPage: true });
   } finally {
     await stop(producer);

@@ -20,6 +20,8 @@ export interface AdviceRequest {
   key: string | null;
   /** Bumped on every open, so opening again with the same key asks again. */
   nonce: number;
+  /** The key's rate (records/s) when measured elsewhere: a Kafka sample of the job's topic. */
+  rate?: number;
 }
 
 /**
@@ -81,10 +83,12 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
   // Opened with a key the console knows: ask at once.
   useEffect(() => {
     if (request.key) {
+      const measured = request.rate === undefined ? '' : String(Math.round(request.rate));
       setKey(request.key);
-      void ask(request.key, DEFAULT_FORMAT, '', '');
+      setRate(measured);
+      void ask(request.key, DEFAULT_FORMAT, '', measured);
     }
-  }, [request.key, request.nonce, ask]);
+  }, [request.key, request.rate, request.nonce, ask]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

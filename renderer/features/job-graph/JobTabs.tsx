@@ -31,7 +31,7 @@ export interface JobTabProps {
   diagnosis: JobDiagnosis | null;
   windowMs: number;
   /** Opens the Advice panel of the job page, with the hot key when the tab knows it. */
-  onOpenAdvice?: (key: string | null) => void;
+  onOpenAdvice?: (key: string | null, rate?: number) => void;
 }
 
 /** One tab of the job page; each feature folder exports its own (see `jobTabs.ts`). */

@@ -13,7 +13,7 @@ import { useKafkaApi } from './api';
  * JSON value by a path, and shows the top keys with their share and rate — and, for the chosen keyed vertex, the key
  * group and the subtask each lands on at its current parallelism (Flink's assignment).
  */
-export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex }: { clusterId: string; defaultTopic: string; vertices: KeyedVertex[]; defaultVertex: KeyedVertex | null }): ReactNode {
+export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex, onAdvise }: { clusterId: string; defaultTopic: string; vertices: KeyedVertex[]; defaultVertex: KeyedVertex | null; onAdvise?: (key: string, rate: number) => void }): ReactNode {
   const kafkaApi = useKafkaApi();
   const id = useId();
   const [topic, setTopic] = useState(defaultTopic);
@@ -111,6 +111,7 @@ export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex }
                   <th className="num">Rate</th>
                   {placed ? <th className="num">Key group</th> : null}
                   {placed ? <th className="num">Subtask</th> : null}
+                  {onAdvise ? <th /> : null}
                 </tr>
               </thead>
               <tbody>
@@ -127,6 +128,13 @@ export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex }
                     <td className="num">{formatRate(k.ratePerSecond)}</td>
                     {placed ? <td className="num">{k.keyGroup}</td> : null}
                     {placed ? <td className="num">{k.subtask}</td> : null}
+                    {onAdvise ? (
+                      <td>
+                        <button type="button" className="button button--tiny" onClick={() => onAdvise(k.key, k.ratePerSecond)} data-testid={testIds.kafka.adviseKey(k.key)} title="Salting beside a rescale for this key, sized by its sampled rate">
+                          Advise
+                        </button>
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>

@@ -20,7 +20,7 @@ type Settings = { state: 'loading' } | { state: 'failed'; error: ErrorInfo } | {
  * group with its trend, and hot keys sampled from its topic. Group and topic come from what Flink exposes (the source's
  * metrics, the job's configuration); the user names them where it does not.
  */
-export function KafkaPanel({ clusterId, jobId, graph, refresh }: { clusterId: string; jobId: string; graph: JobGraph | null; refresh: ClusterRefresh }): ReactNode {
+export function KafkaPanel({ clusterId, jobId, graph, refresh, onAdvise }: { clusterId: string; jobId: string; graph: JobGraph | null; refresh: ClusterRefresh; /** A hot key's way to the Advice panel, with its rate. */ onAdvise?: (key: string, rate: number) => void }): ReactNode {
   const kafkaApi = useKafkaApi();
   const [settings, setSettings] = useState<Settings>({ state: 'loading' });
   const [editing, setEditing] = useState(false);
@@ -107,6 +107,7 @@ export function KafkaPanel({ clusterId, jobId, graph, refresh }: { clusterId: st
             defaultTopic={target?.topic || source?.topics[0] || ''}
             vertices={vertices}
             defaultVertex={graph ? defaultKeyedVertex(graph, vertices) : null}
+            onAdvise={onAdvise}
           />
         </>
       ) : null}
