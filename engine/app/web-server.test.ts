@@ -14,7 +14,8 @@ const engine = { app: { info: async () => ({ mode: 'web', secretStorage: 'memory
 beforeAll(async () => {
   staticDir = mkdtempSync(path.join(tmpdir(), 'flink-ops-web-'));
   writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>console</title>');
-  server = await startWebServer({ engine, staticDir });
+  // A 1 MiB limit here (the app's is 140 MiB, for a jar's base64): the refusal is the same, the test light.
+  server = await startWebServer({ engine, staticDir, bodyLimitBytes: 1024 * 1024 });
 });
 afterAll(async () => {
   await server.close();

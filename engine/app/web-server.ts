@@ -14,6 +14,8 @@ export interface WebServerOptions {
   staticDir: string;
   /** @default 0: a free port */
   port?: number;
+  /** The largest call body accepted. @default RPC_BODY_LIMIT_BYTES */
+  bodyLimitBytes?: number;
 }
 
 export interface WebServer {
@@ -25,7 +27,7 @@ export interface WebServer {
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 
 /** A call's arguments; a jar upload (base64 of up to Flink's 100 MiB upload limit) is the largest. */
-const RPC_BODY_LIMIT = '140mb';
+export const RPC_BODY_LIMIT_BYTES = 140 * 1024 * 1024;
 
 /**
  * Web mode: the same renderer bundle, served on 127.0.0.1 only, with the engine behind `POST /api/rpc`.
@@ -36,6 +38,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     throw new Error(`The UI is not built (${options.staticDir}/index.html is missing): run \`npm run build\`.`);
   }
   const token = randomBytes(24).toString('base64url');
+  const bodyLimit = options.bodyLimitBytes ?? RPC_BODY_LIMIT_BYTES;
   const app = express();
   app.disable('x-powered-by');
   let port = 0;
@@ -66,7 +69,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (hasToken(req.headers.authorization, token)) next();
     else refuse(res, 401, 'unauthorized', 'Missing or wrong launch token.');
   };
-  app.post('/api/rpc', requireToken, express.json({ limit: RPC_BODY_LIMIT }), async (req: Request, res: Response) => {
+  app.post('/api/rpc', requireToken, express.json({ limit: bodyLimit }), async (req: Request, res: Response) => {
     const body = req.body as { call?: unknown; args?: unknown } | undefined;
     if (typeof body !== 'object' || body === null || typeof body.call !== 'string') {
       refuse(res, 400, 'invalid-input', 'An engine call is a JSON object {"call": "<service>.<method>", "args": [...]}.');
@@ -82,7 +85,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     void _next;
     const status = error.status ?? error.statusCode ?? 500;
     if (res.headersSent) return void res.end();
-    if (error.type === 'entity.too.large') refuse(res, 413, 'invalid-input', 'The request body is larger than 1 MiB.');
+    if (error.type === 'entity.too.large') refuse(res, 413, 'invalid-input', `The request body is larger than ${Math.round(bodyLimit / 1024 / 1024)} MiB.`);
     else if (error.type === 'entity.parse.failed') refuse(res, 400, 'invalid-input', 'The request body is not valid JSON.');
     else if (status < 500) refuse(res, status, 'invalid-input', 'Bad request.');
     else refuse(res, 500, 'internal', 'Internal error in web mode.');
