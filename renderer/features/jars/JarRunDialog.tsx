@@ -8,7 +8,7 @@ import { toErrorInfo } from '../../components/errors';
 import { testIds } from '../../testIds';
 import { useOperationsApi } from '../operations/api';
 import { joinArguments, splitArguments } from '../operations/operations';
-import { ResubmitPlanView } from '../operations/ResubmitPlanView';
+import { ResubmitConfirm } from '../operations/ResubmitConfirm';
 import { useStartOperation } from '../operations/useStartOperation';
 import { JarPlanGraph } from './JarPlanGraph';
 
@@ -26,7 +26,6 @@ export function JarRunDialog({ clusterId, jar, onStarted, onClose }: { clusterId
   const [plan, setPlan] = useState<ResubmitPlan | null>(null);
   const [planning, setPlanning] = useState(false);
   const [planError, setPlanError] = useState<ErrorInfo | null>(null);
-  const [acceptChanges, setAcceptChanges] = useState(false);
   const { start, starting, error } = useStartOperation();
   const p = parallelism.trim() === '' ? undefined : Number(parallelism);
   const validParallelism = p === undefined || (Number.isInteger(p) && p >= 1);
@@ -43,7 +42,6 @@ export function JarRunDialog({ clusterId, jar, onStarted, onClose }: { clusterId
     if (!validParallelism || planning) return;
     setPlanning(true);
     setPlanError(null);
-    setAcceptChanges(false);
     try {
       setPlan(await operationsApi.planResubmit(request()));
     } catch (e) {
@@ -59,7 +57,6 @@ export function JarRunDialog({ clusterId, jar, onStarted, onClose }: { clusterId
   };
 
   if (plan) {
-    const changesShape = plan.changes.length > 0;
     const from = savepointPath.trim();
     return (
       <div className="confirm confirm--operation" role="alertdialog" aria-label="Run the jar?" data-testid={testIds.operations.confirm}>
@@ -90,28 +87,7 @@ export function JarRunDialog({ clusterId, jar, onStarted, onClose }: { clusterId
           <p className="muted small">The console has no record of the job this savepoint came from: check each vertex&apos;s parallelism.</p>
         ) : null}
         <JarPlanGraph plan={plan} testId={testIds.jars.planGraph} />
-        <ResubmitPlanView plan={plan} />
-        {changesShape ? (
-          <label className="radio">
-            <input type="checkbox" checked={acceptChanges} onChange={(e) => setAcceptChanges(e.target.checked)} /> Run it with {plan.changes.length === 1 ? 'this change' : 'these changes'}
-          </label>
-        ) : null}
-        {allowNonRestored ? <p className="notice notice--warning">State in the savepoint that no operator of this program claims is dropped for good.</p> : null}
-        <div className="confirm__actions">
-          <button
-            type="button"
-            className="button button--small button--primary"
-            disabled={starting || (changesShape && !acceptChanges)}
-            onClick={() => void onConfirm()}
-            data-testid={testIds.operations.confirmButton}
-          >
-            {starting ? 'Sending…' : 'Run the job'}
-          </button>
-          <button type="button" className="button button--small" disabled={starting} onClick={() => setPlan(null)}>
-            Back
-          </button>
-        </div>
-        {error ? <ErrorBanner error={error} context="Not submitted" /> : null}
+        <ResubmitConfirm plan={plan} allowNonRestored={allowNonRestored} starting={starting} error={error} onConfirm={() => void onConfirm()} onBack={() => setPlan(null)} />
       </div>
     );
   }

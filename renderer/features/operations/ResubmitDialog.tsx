@@ -6,7 +6,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
 import { testIds } from '../../testIds';
 import { joinArguments, splitArguments } from './operations';
-import { ResubmitPlanView } from './ResubmitPlanView';
+import { ResubmitConfirm } from './ResubmitConfirm';
 import { useStartOperation } from './useStartOperation';
 import { useOperationsApi } from './api';
 
@@ -92,7 +92,6 @@ export function ResubmitDialog({
   const [plan, setPlan] = useState<ResubmitPlan | null>(null);
   const [planning, setPlanning] = useState(false);
   const [planError, setPlanError] = useState<ErrorInfo | null>(null);
-  const [acceptChanges, setAcceptChanges] = useState(false);
   const { start, starting, error } = useStartOperation();
   const p = parallelism.trim() === '' ? undefined : Number(parallelism);
   const validParallelism = p === undefined || (Number.isInteger(p) && p >= 1);
@@ -121,7 +120,6 @@ export function ResubmitDialog({
     if (!program || !validParallelism || planning) return;
     setPlanning(true);
     setPlanError(null);
-    setAcceptChanges(false);
     try {
       setPlan(await operationsApi.planResubmit(request()));
     } catch (e) {
@@ -137,7 +135,6 @@ export function ResubmitDialog({
   };
 
   if (plan && program) {
-    const changesShape = plan.changes.length > 0;
     return (
       <div className="confirm confirm--operation" role="alertdialog" aria-label="Resubmit the job?" data-testid={testIds.operations.confirm}>
         <p>
@@ -159,28 +156,7 @@ export function ResubmitDialog({
           )}
           , as a new job with its own id.
         </p>
-        <ResubmitPlanView plan={plan} />
-        {changesShape ? (
-          <label className="radio">
-            <input type="checkbox" checked={acceptChanges} onChange={(e) => setAcceptChanges(e.target.checked)} /> Run it with {plan.changes.length === 1 ? 'this change' : 'these changes'}
-          </label>
-        ) : null}
-        {allowNonRestored ? <p className="notice notice--warning">State in the savepoint that no operator of this program claims is dropped for good.</p> : null}
-        <div className="confirm__actions">
-          <button
-            type="button"
-            className="button button--small button--primary"
-            disabled={starting || (changesShape && !acceptChanges)}
-            onClick={() => void onConfirm()}
-            data-testid={testIds.operations.confirmButton}
-          >
-            {starting ? 'Sending…' : 'Run the job'}
-          </button>
-          <button type="button" className="button button--small" disabled={starting} onClick={() => setPlan(null)}>
-            Back
-          </button>
-        </div>
-        {error ? <ErrorBanner error={error} context="Not submitted" /> : null}
+        <ResubmitConfirm plan={plan} allowNonRestored={allowNonRestored} starting={starting} error={error} onConfirm={() => void onConfirm()} onBack={() => setPlan(null)} />
       </div>
     );
   }
