@@ -1,5 +1,5 @@
 import type { FlameNode } from '../contracts/flame-graph.ts';
-import { MAX_FLAME_DEPTH, MAX_FLAME_NODES } from './flame-graph.ts';
+import { frameText, MAX_FLAME_DEPTH, MAX_FLAME_NODES } from './flame-graph.ts';
 
 /**
  * One frame call of async-profiler 2.x's HTML flame graph (the format Flink 1.19–2.3 bundle): `f(level, left, width,
@@ -47,7 +47,5 @@ export function profileFlameTree(html: string): { root: FlameNode | null; trunca
 function frameName(quoted: string): string {
   const text = quoted.replace(/\\(.)/g, '$1');
   // Java frames as `package/Class.method`: Flink's flame graphs and stack traces write dots.
-  const java = /^[\w$/]+\.[\w$<>]+$/.test(text) ? text.replace(/\//g, '.') : text;
-  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
-  return java.slice(0, 1024).replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+  return frameText(/^[\w$/]+\.[\w$<>]+$/.test(text) ? text.replace(/\//g, '.') : text);
 }

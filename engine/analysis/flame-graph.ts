@@ -103,7 +103,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function frameName(raw: unknown): string {
-  const text = typeof raw === 'string' ? raw : '(unnamed frame)';
+  return frameText(typeof raw === 'string' ? raw : '(unnamed frame)');
+}
+
+/** A frame's name as the console keeps it: cut at MAX_NAME_LENGTH, control characters replaced (it is the cluster's text). */
+export function frameText(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is replaced
   return text.slice(0, MAX_NAME_LENGTH).replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
 }

@@ -23,7 +23,7 @@ export const FLAMEGRAPH_DESCRIPTION = "Sample a vertex's (or one subtask's) thre
 /**
  * `flink-ops flamegraph --url U --job J --vertex V [--subtask N] [--type on-cpu]`: Flink's flame graph of a vertex
  * (1 request to find the job by name, 1 for its vertices, then 1 a second while Flink samples, about 5 s). Without a
- * graph (flame graphs off, the vertex finished) it says why in one line and exits 1.
+ * graph (flame graphs off, the vertex finished) it says why in one line and exits 1; `--json` prints the view, whatever it says.
  */
 export function registerFlameGraphCommand(program: Command): void {
   withConnection(program.command('flamegraph').description(FLAMEGRAPH_DESCRIPTION))
@@ -46,7 +46,8 @@ export function registerFlameGraphCommand(program: Command): void {
       const view = await fetchFlameGraph(client, options.url, job.id, vertex.id, { type, subtask });
       if (options.json) return void process.stdout.write(terminalJson(view));
       if (view.status !== 'ready') throw new CliError(EXIT.failure, view.sentence);
-      process.stdout.write(`${printableLines(options.folded ? foldedStacks(view.root!).join('\n') : formatFlameGraph(view, vertex.name))}\n`);
+      if (!view.root) throw new CliError(EXIT.failure, 'Flink said the flame graph is ready but sent no frames.');
+      process.stdout.write(`${printableLines(options.folded ? foldedStacks(view.root).join('\n') : formatFlameGraph(view, vertex.name))}\n`);
     });
 }
 

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { ProfileEntry, ProfileResult, ProfilingMode } from '../contracts/profiler.ts';
-import { PROFILING_MODES } from '../flink-rest/profiler-schemas.ts';
+import { MAX_PROFILE_SECONDS, PROFILING_MODES, type ProfileEntry, type ProfileResult, type ProfilingMode } from '../contracts/profiler.ts';
 import { REAL_CLOCK } from '../operations/driver-context.ts';
 import { fetchProfiles, openProfile, startProfile, unavailableSentence } from '../profiler/profiler-service.ts';
 import { CliError, EXIT } from './cli-error.ts';
@@ -47,7 +46,7 @@ export function registerProfileCommand(program: Command): void {
       const mode = options.mode.toUpperCase();
       if (!(PROFILING_MODES as readonly string[]).includes(mode)) throw new CliError(EXIT.badArguments, `--mode must be one of ${PROFILING_MODES.join(', ')}, not "${printable(options.mode)}".`);
       const duration = Number(options.duration);
-      if (!/^\d{1,3}$/.test(options.duration) || duration < 1 || duration > 300) throw new CliError(EXIT.badArguments, `--duration must be 1 to 300 seconds, not "${printable(options.duration)}".`);
+      if (!/^\d{1,3}$/.test(options.duration) || duration < 1 || duration > MAX_PROFILE_SECONDS) throw new CliError(EXIT.badArguments, `--duration must be 1 to ${MAX_PROFILE_SECONDS} seconds, not "${printable(options.duration)}".`);
       const { client, check } = await attachChecked(options);
       const view = await fetchProfiles(client, options.url, processId, async (id) => unavailableSentence(check.flinkVersion, id));
       if (!view.available) throw new CliError(EXIT.failure, view.unavailable!);

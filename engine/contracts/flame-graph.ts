@@ -48,7 +48,7 @@ export interface FlameGraphView {
   samples: number;
   /** The frames with the most own time, most first (at most 20). */
   hotFrames: HotFrame[];
-  /** Frames past the console's limits (depth, count) were folded into their parent. */
+  /** Frames past the console's limits (depth, count) were left out: their samples count as their caller's own time. */
   truncated: boolean;
   fetchedAt: number;
   requestCount: number;

@@ -14,12 +14,16 @@ export interface ProfilerApi {
   open(clusterId: string, processId: string, fileName: string): Promise<ProfileResult>;
 }
 
-/** async-profiler's modes as Flink names them: ITIMER (no perf events needed), CPU, WALL, ALLOC, LOCK. */
-export type ProfilingMode = 'ITIMER' | 'CPU' | 'WALL' | 'ALLOC' | 'LOCK';
+/** async-profiler's modes as Flink names them (`ProfilingInfo.ProfilingMode`): ITIMER needs no perf events. */
+export const PROFILING_MODES = ['ITIMER', 'CPU', 'WALL', 'ALLOC', 'LOCK'] as const;
+export type ProfilingMode = (typeof PROFILING_MODES)[number];
+
+/** Flink refuses a profile outside (0 s, 300 s]. */
+export const MAX_PROFILE_SECONDS = 300;
 
 export interface ProfileRequest {
   mode: ProfilingMode;
-  /** 1–300 s, as Flink allows. */
+  /** 1 to MAX_PROFILE_SECONDS, as Flink allows. */
   durationSeconds: number;
 }
 

@@ -9,7 +9,7 @@ function spec<S extends z.ZodType>(method: 'GET' | 'POST', path: string, specSch
 /**
  * The profiler's endpoints (Flink 1.19+), the JobManager's and each TaskManager's: start one (`{mode, duration}` in
  * seconds, 1–300), list them. A cluster without `rest.profiling.enabled` answers 404 to all of them. The result file
- * (async-profiler's HTML) is read as text: see `profilerTextEndpoints`.
+ * (async-profiler's HTML) is read as text: see `profileFileEndpoints` (engine/profiler/profile-file.ts).
  */
 export const profilerEndpoints = {
   jobManagerProfiles: spec('GET', '/jobmanager/profiler', 'ProfilingInfoList', schemas.ProfilingInfoList),

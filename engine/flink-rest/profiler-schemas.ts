@@ -4,8 +4,6 @@ import { z } from 'zod';
  * Flink's profiler (FLIP-375, Flink 1.19+, behind `rest.profiling.enabled`): `ProfilingInfo` and its list, as
  * `ProfilingInfo.java` writes them (checked on 2.3.0). Not in the official spec this repository holds (1.19-SNAPSHOT).
  */
-export const PROFILING_MODES = ['ITIMER', 'CPU', 'WALL', 'ALLOC', 'LOCK'] as const;
-
 export const ProfilingInfo = z.looseObject({
   status: z.enum(['RUNNING', 'FINISHED', 'FAILED']),
   mode: z.string().max(32),

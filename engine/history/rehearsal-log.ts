@@ -23,7 +23,7 @@ export class RehearsalLog {
     await this.table.put([clusterId, jobId, prediction.rehearsedAt], prediction);
   }
 
-  /** A job's predictions in `[from, to]`, newest first. */
+  /** A job's predictions in `(from, to]`, newest first. */
   list(clusterId: string, jobId: string, from = -Infinity, to = Infinity): RehearsedPrediction[] {
     return [...this.table.getRange({ start: [clusterId, jobId, to], end: [clusterId, jobId, from], reverse: true })].map((e) => e.value);
   }

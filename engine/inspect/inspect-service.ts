@@ -11,6 +11,10 @@ import { fetchVertexInspection } from './fetch-vertex-inspection.ts';
 export const LOCAL_ENGINE_PROCESS_NOTE =
   'The local engine runs its JobManager and TaskManagers in one Node.js process: heap, non-heap and direct memory are that process\'s (V8 heap, native memory, buffers), shared out between its TaskManagers; it has no JVM garbage collectors.';
 
+/** The local engine runs every subtask on one Node.js thread: it has no task threads to sample. */
+export const LOCAL_ENGINE_NO_FLAME_GRAPH =
+  'The local engine has no flame graphs: its subtasks run on one Node.js thread, with no task threads to sample (it answers as a Flink without rest.flamegraph.enabled). The busy time of its subtasks is on the graph and the Skew tab.';
+
 /** The read-only views of Flink's Web UI, fetched on demand while a view is open; nothing here runs in the background. */
 export class InspectService implements InspectApi {
   constructor(private readonly registry: ClusterRegistry) {}
@@ -26,7 +30,9 @@ export class InspectService implements InspectApi {
   async flameGraph(clusterId: string, jobId: string, vertexId: string, options: FlameGraphOptions) {
     const subtask = options.subtask ?? null;
     if (subtask !== null && (!Number.isInteger(subtask) || subtask < 0)) throw new EngineError('invalid-input', `A subtask is a whole number from 0, not ${String(subtask)}.`);
-    return fetchFlameGraph(this.registry.connection(clusterId).client, clusterId, requireId(jobId, 'job'), requireId(vertexId, 'vertex'), { type: options.type ?? 'full', subtask });
+    const view = await fetchFlameGraph(this.registry.connection(clusterId).client, clusterId, requireId(jobId, 'job'), requireId(vertexId, 'vertex'), { type: options.type ?? 'full', subtask });
+    // The local engine's "disabled" is not a setting to change.
+    return view.status === 'disabled' && this.registry.isBuiltIn(clusterId) ? { ...view, sentence: LOCAL_ENGINE_NO_FLAME_GRAPH } : view;
   }
 
   async process(clusterId: string, processId: string) {

@@ -4,7 +4,7 @@ import { readJobWindow } from '../diagnosis/read-window.ts';
 import { ManualClock } from '../local/time/clock.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
 import type { RehearsedPrediction } from '../contracts/before-after.ts';
-import { BEFORE_AFTER_WINDOW_MS } from './before-after.ts';
+import { predictionFor, BEFORE_AFTER_WINDOW_MS } from './before-after.ts';
 import { newTriggerId } from './operations.ts';
 import { startOperationsKit, type OperationsKit } from './testing/operations-kit.ts';
 
@@ -132,4 +132,25 @@ describe('before/after an operation', () => {
     await expect(kit.operations.beforeAfter(savepoint.id)).rejects.toThrow('A savepoint changes no figures of the job: before/after compares a rescale or a resubmit.');
     await expect(kit.operations.beforeAfter('f'.repeat(32))).rejects.toThrow(/^No operation with trigger id f{32} in the journal\.$/);
   }, 60_000);
+});
+
+describe('predictionFor', () => {
+  const prediction = (proposal: RehearsedPrediction['proposal'], at: number): RehearsedPrediction => ({
+    rehearsedAt: at,
+    proposal,
+    vertexId: 'v',
+    vertexName: 'tenant-cost',
+    baseline: { busyMaxOverMean: 23, throughputRecordsPerSecond: 625 },
+    predicted: { busyMaxOverMean: 2, throughputRecordsPerSecond: 1000 },
+    sentence: '',
+  });
+  const newestFirst = [prediction({ kind: 'parallelism', parallelism: 64 }, 3), prediction({ kind: 'salt', buckets: 8 }, 2), prediction({ kind: 'parallelism', parallelism: 16 }, 1)];
+
+  it('takes the rehearsal of the same change: the vertex at the parallelism, or salting for a resubmit that added a stage', () => {
+    expect(predictionFor({ kind: 'rescale', params: { parallelism: { v: 16 } } }, false, newestFirst)?.rehearsedAt).toBe(1);
+    expect(predictionFor({ kind: 'rescale', params: { parallelism: { v: 32 } } }, false, newestFirst)).toBeNull();
+    expect(predictionFor({ kind: 'resubmit', params: {} }, true, newestFirst)?.proposal).toEqual({ kind: 'salt', buckets: 8 });
+    // A resubmit of the same shape (a config change, a jar upgrade) is not the salting.
+    expect(predictionFor({ kind: 'resubmit', params: {} }, false, newestFirst)).toBeNull();
+  });
 });

@@ -61,18 +61,27 @@ export function readBeforeAfter(history: HistoryStore, entry: JournalEntry, now:
   } else if (!complete) {
     notes.push(`The after window is still filling: ${Math.round((after.to - after.from) / 1000)} s of ${windowMs / 1000} s so far.`);
   }
-  const prediction = entry.jobId ? predictionFor(entry, history.rehearsals.list(entry.clusterId, entry.jobId, entry.createdAt - PREDICTION_MAX_AGE_MS, entry.createdAt)) : null;
+  const addedStage = entry.kind === 'resubmit' && afterJob !== null && entry.jobId !== null && addsAVertex(history, entry.clusterId, entry.jobId, afterJob, entry.createdAt, now);
+  const prediction = entry.jobId ? predictionFor(entry, addedStage, history.rehearsals.list(entry.clusterId, entry.jobId, entry.createdAt - PREDICTION_MAX_AGE_MS, entry.createdAt)) : null;
   return { entryId: entry.id, kind: entry.kind, clusterId: entry.clusterId, startedAt: entry.createdAt, runningAgainAt, before, after, rows: compareWindows(before, after), complete, notes, prediction };
 }
 
 /**
  * Pure: the newest rehearsal (newest first in `predictions`) of the change the operation made: a rescale of the
- * rehearsed vertex to the rehearsed parallelism, or a resubmit after a rehearsal of salting (the salted job deployed).
+ * rehearsed vertex to the rehearsed parallelism, or, after a rehearsal of salting, a resubmit whose job has a vertex
+ * the old one had not (the salted job's first stage); a resubmit of the same shape is not the salting.
  */
-export function predictionFor(entry: Pick<JournalEntry, 'kind' | 'params'>, predictions: readonly RehearsedPrediction[]): RehearsedPrediction | null {
+export function predictionFor(entry: Pick<JournalEntry, 'kind' | 'params'>, addedStage: boolean, predictions: readonly RehearsedPrediction[]): RehearsedPrediction | null {
   return (
     predictions.find((p) =>
-      p.proposal.kind === 'parallelism' ? entry.kind === 'rescale' && entry.params.parallelism?.[p.vertexId] === p.proposal.parallelism : entry.kind === 'resubmit',
+      p.proposal.kind === 'parallelism' ? entry.kind === 'rescale' && entry.params.parallelism?.[p.vertexId] === p.proposal.parallelism : entry.kind === 'resubmit' && addedStage,
     ) ?? null
   );
+}
+
+/** The new job, as the history last saw it before `now`, has a vertex (by name) the old job had not. */
+function addsAVertex(history: HistoryStore, clusterId: string, oldJob: string, newJob: string, startedAt: number, now: number): boolean {
+  const oldNames = new Set(history.samples.heads(clusterId, oldJob, startedAt - PREDICTION_MAX_AGE_MS, startedAt).at(-1)?.vertices.map((v) => v.name) ?? []);
+  const newest = history.samples.heads(clusterId, newJob, startedAt, now).at(-1);
+  return oldNames.size > 0 && newest !== undefined && newest.vertices.some((v) => !oldNames.has(v.name));
 }

@@ -1,11 +1,10 @@
 import { profileFlameTree } from '../analysis/async-profiler-html.ts';
 import { hotFrames } from '../analysis/flame-graph.ts';
 import type { ClusterRegistry } from '../clusters/cluster-registry.ts';
-import type { ProfileEntry, ProfileRequest, ProfileResult, ProfilerApi, ProfilerView } from '../contracts/profiler.ts';
+import { MAX_PROFILE_SECONDS, PROFILING_MODES, type ProfileEntry, type ProfileRequest, type ProfileResult, type ProfilerApi, type ProfilerView } from '../contracts/profiler.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
 import { profilerEndpoints } from '../flink-rest/profiler-endpoints.ts';
-import { PROFILING_MODES } from '../flink-rest/profiler-schemas.ts';
 import type { ResponseOf } from '../flink-rest/endpoints.ts';
 import { parseFlinkVersion } from '../flink-rest/version.ts';
 import { checkProcessId } from '../inspect/fetch-process-figures.ts';
@@ -13,8 +12,6 @@ import { checkProfileFileName, MAX_PROFILE_BYTES, profileFileEndpoints } from '.
 
 type FlinkProfile = ResponseOf<typeof profilerEndpoints.startJobManagerProfile>;
 
-/** Flink refuses a duration outside (0 s, 300 s]. */
-const MAX_DURATION_SECONDS = 300;
 
 /** Flink's profiler through the cluster's REST client; nothing runs in the background. */
 export class ProfilerService implements ProfilerApi {
@@ -60,8 +57,8 @@ export async function fetchProfiles(client: FlinkRestClient, clusterId: string, 
 export async function startProfile(client: FlinkRestClient, processId: string, request: ProfileRequest): Promise<ProfileEntry> {
   const id = processIdOf(processId);
   if (!(PROFILING_MODES as readonly string[]).includes(request.mode)) throw new EngineError('invalid-input', `A profile's mode is one of ${PROFILING_MODES.join(', ')}, not "${String(request.mode)}".`);
-  if (!Number.isInteger(request.durationSeconds) || request.durationSeconds < 1 || request.durationSeconds > MAX_DURATION_SECONDS) {
-    throw new EngineError('invalid-input', `A profile lasts 1 to ${MAX_DURATION_SECONDS} s (a whole number), not ${String(request.durationSeconds)}.`);
+  if (!Number.isInteger(request.durationSeconds) || request.durationSeconds < 1 || request.durationSeconds > MAX_PROFILE_SECONDS) {
+    throw new EngineError('invalid-input', `A profile lasts 1 to ${MAX_PROFILE_SECONDS} s (a whole number), not ${String(request.durationSeconds)}.`);
   }
   const body = { mode: request.mode, duration: request.durationSeconds };
   const started = id === 'jobmanager'

@@ -22,6 +22,8 @@ export interface AdviceRequest {
   nonce: number;
   /** The key's rate (records/s) when measured elsewhere: a Kafka sample of the job's topic. */
   rate?: number;
+  /** The keyed vertex the key was placed on there (the Kafka sample's); else the skew finding's. */
+  vertexId?: string;
 }
 
 /**
@@ -43,7 +45,7 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
   const skew = skewFindingOf(diagnosis);
   // The vertex of the finding the operator opened the panel from: the service's own diagnosis reads a longer window
   // and may not name it yet (or any more).
-  const skewVertexId = skew?.vertexId ?? undefined;
+  const skewVertexId = request.vertexId ?? skew?.vertexId ?? undefined;
 
   const ask = useCallback(
     async (hotKey: string, template: string, bucketsText: string, rateText: string) => {
@@ -83,7 +85,7 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
   // Opened with a key the console knows: ask at once.
   useEffect(() => {
     if (request.key) {
-      const measured = request.rate === undefined ? '' : String(Math.round(request.rate));
+      const measured = request.rate === undefined ? '' : String(Math.round(request.rate * 10) / 10);
       setKey(request.key);
       setRate(measured);
       void ask(request.key, DEFAULT_FORMAT, '', measured);
@@ -160,7 +162,7 @@ export function AdvicePanel({ clusterId, jobId, diagnosis, request, onClose }: {
             </span>
           ) : null}
         </footer>
-        {advice ? <RehearsalPanel clusterId={clusterId} jobId={jobId} vertexId={advice.vertexId} hotKey={advice.salting.key} buckets={advice.salting.buckets} /> : null}
+        {advice ? <RehearsalPanel key={`${advice.vertexId}/${advice.salting.key}/${advice.salting.buckets ?? ''}`} clusterId={clusterId} jobId={jobId} vertexId={advice.vertexId} hotKey={advice.salting.key} buckets={advice.salting.buckets} /> : null}
       </Panel>
     </div>
   );

@@ -42,7 +42,7 @@ export function InspectTab({ clusterId, jobId, vertexId, subtask, graph, recorde
       ) : null}
       {!recorded && chosenVertex ? (
         <ErrorBoundary panel="The flame graph" resetKey={chosenVertex.id}>
-          <FlameGraphPanel key={chosenVertex.id} clusterId={clusterId} jobId={jobId} vertexId={chosenVertex.id} parallelism={chosenVertex.parallelism} initialSubtask={subtask} />
+          <FlameGraphPanel key={`${chosenVertex.id}/${subtask ?? ''}`} clusterId={clusterId} jobId={jobId} vertexId={chosenVertex.id} parallelism={chosenVertex.parallelism} initialSubtask={subtask} />
         </ErrorBoundary>
       ) : null}
       {!recorded ? (

@@ -46,6 +46,11 @@ describe('flameBars', () => {
     expect(matchedSamples).toBe(80);
   });
 
+  it('counts the search over the whole graph, whatever the zoom', () => {
+    expect(flameBars(ROOT, '0.0.1', 'throttle').matchedSamples).toBe(80);
+    expect(flameBars(ROOT, '0.0.1', '').matchedSamples).toBe(0);
+  });
+
   it('falls back to the nearest frame that exists for a path from another graph', () => {
     expect(flameBars(ROOT, '0.0.7.3', '').focus.name).toBe('Thread.run');
   });

@@ -34,21 +34,32 @@ export function flameBars(root: FlameNode, focusPath: string, search: string): {
   const focused = ancestors.at(-1)!;
   const bars: FlameBar[] = ancestors.slice(0, -1).map(({ node, path }, depth) => ({ path, name: node.name, value: node.value, depth, x: 0, width: 1, matched: matches(node.name) }));
   const total = Math.max(1, focused.node.value);
-  let matchedSamples = 0;
-  const pending: Array<{ node: FlameNode; path: string; depth: number; x: number; insideMatch: boolean }> = [{ node: focused.node, path: focused.path, depth: ancestors.length - 1, x: 0, insideMatch: false }];
+  const pending: Array<{ node: FlameNode; path: string; depth: number; x: number }> = [{ node: focused.node, path: focused.path, depth: ancestors.length - 1, x: 0 }];
   while (pending.length > 0 && bars.length < MAX_BARS) {
-    const { node, path, depth, x, insideMatch } = pending.shift()!;
+    const { node, path, depth, x } = pending.shift()!;
     const width = node.value / total;
     if (width < MIN_WIDTH) continue;
-    const matched = matches(node.name);
-    // A matched frame's samples count once, however deep it recurses.
-    if (matched && !insideMatch) matchedSamples += node.value;
-    bars.push({ path, name: node.name, value: node.value, depth, x, width, matched });
+    bars.push({ path, name: node.name, value: node.value, depth, x, width, matched: matches(node.name) });
     let at = x;
     node.children.forEach((child, i) => {
-      pending.push({ node: child, path: `${path}.${i}`, depth: depth + 1, x: at, insideMatch: insideMatch || matched });
+      pending.push({ node: child, path: `${path}.${i}`, depth: depth + 1, x: at });
       at += child.value / total;
     });
   }
-  return { bars, focus: focused.node, matchedSamples };
+  return { bars, focus: focused.node, matchedSamples: needle === '' ? 0 : samplesMatching(root, matches) };
+}
+
+/**
+ * Pure: the samples with a matching frame on their stack, over the whole graph whatever the zoom and however narrow the
+ * frame: a matching frame counts its samples once, its matching callees not again.
+ */
+function samplesMatching(root: FlameNode, matches: (name: string) => boolean): number {
+  let samples = 0;
+  const pending = [root];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (matches(node.name)) samples += node.value;
+    else pending.push(...node.children);
+  }
+  return samples;
 }

@@ -104,7 +104,11 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
   );
   // The Advice panel, opened from the skew finding, the Skew tab (with the key the lookup found) or a Kafka hot key (and its rate).
   const [adviceRequest, setAdviceRequest] = useState<AdviceRequest | null>(null);
-  const onOpenAdvice = useCallback((key: string | null, rate?: number) => setAdviceRequest((r) => ({ key, nonce: (r?.nonce ?? 0) + 1, ...(rate === undefined ? {} : { rate }) })), []);
+  const onOpenAdvice = useCallback(
+    (key: string | null, measured?: { rate: number; vertexId: string | null }) =>
+      setAdviceRequest((r) => ({ key, nonce: (r?.nonce ?? 0) + 1, ...(measured ? { rate: measured.rate, ...(measured.vertexId ? { vertexId: measured.vertexId } : {}) } : {}) })),
+    [],
+  );
   const jobsHref = hrefFor({ page: 'cluster', clusterId });
 
   // A job that does not run says so above every tab, with the way to why it stopped.

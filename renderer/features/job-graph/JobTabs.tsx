@@ -31,7 +31,8 @@ export interface JobTabProps {
   diagnosis: JobDiagnosis | null;
   windowMs: number;
   /** Opens the Advice panel of the job page, with the hot key when the tab knows it. */
-  onOpenAdvice?: (key: string | null, rate?: number) => void;
+  /** The Advice panel for a key; with the rate and keyed vertex a Kafka sample measured it on. */
+  onOpenAdvice?: (key: string | null, measured?: { rate: number; vertexId: string | null }) => void;
 }
 
 /** One tab of the job page; each feature folder exports its own (see `jobTabs.ts`). */

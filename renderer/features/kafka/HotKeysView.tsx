@@ -13,7 +13,7 @@ import { useKafkaApi } from './api';
  * JSON value by a path, and shows the top keys with their share and rate — and, for the chosen keyed vertex, the key
  * group and the subtask each lands on at its current parallelism (Flink's assignment).
  */
-export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex, onAdvise }: { clusterId: string; defaultTopic: string; vertices: KeyedVertex[]; defaultVertex: KeyedVertex | null; onAdvise?: (key: string, rate: number) => void }): ReactNode {
+export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex, onAdvise }: { clusterId: string; defaultTopic: string; vertices: KeyedVertex[]; defaultVertex: KeyedVertex | null; onAdvise?: (key: string, measured: { rate: number; vertexId: string | null }) => void }): ReactNode {
   const kafkaApi = useKafkaApi();
   const id = useId();
   const [topic, setTopic] = useState(defaultTopic);
@@ -24,6 +24,8 @@ export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex, 
   const [sample, setSample] = useState<HotKeySample | null>(null);
   const [failure, setFailure] = useState<ErrorInfo | null>(null);
   const vertex = vertices.find((v) => v.id === vertexId) ?? null;
+  // The keyed vertex the sample placed its keys on: what the advice of one of them is about.
+  const [sampledOn, setSampledOn] = useState<string | null>(null);
 
   const onSubmit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -36,6 +38,7 @@ export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex, 
     setBusy(true);
     setFailure(null);
     try {
+      setSampledOn(vertex?.id ?? null);
       setSample(
         await kafkaApi.sampleHotKeys(clusterId, {
           topic: topic.trim(),
@@ -130,7 +133,7 @@ export function HotKeysView({ clusterId, defaultTopic, vertices, defaultVertex, 
                     {placed ? <td className="num">{k.subtask}</td> : null}
                     {onAdvise ? (
                       <td>
-                        <button type="button" className="button button--tiny" onClick={() => onAdvise(k.key, k.ratePerSecond)} data-testid={testIds.kafka.adviseKey(k.key)} title="Salting beside a rescale for this key, sized by its sampled rate">
+                        <button type="button" className="button button--tiny" onClick={() => onAdvise(k.key, { rate: k.ratePerSecond, vertexId: sampledOn })} data-testid={testIds.kafka.adviseKey(k.key)} title="Salting beside a rescale for this key, sized by its sampled rate">
                           Advise
                         </button>
                       </td>

@@ -20,7 +20,7 @@ type Settings = { state: 'loading' } | { state: 'failed'; error: ErrorInfo } | {
  * group with its trend, and hot keys sampled from its topic. Group and topic come from what Flink exposes (the source's
  * metrics, the job's configuration); the user names them where it does not.
  */
-export function KafkaPanel({ clusterId, jobId, graph, refresh, onAdvise }: { clusterId: string; jobId: string; graph: JobGraph | null; refresh: ClusterRefresh; /** A hot key's way to the Advice panel, with its rate. */ onAdvise?: (key: string, rate: number) => void }): ReactNode {
+export function KafkaPanel({ clusterId, jobId, graph, refresh, onAdvise }: { clusterId: string; jobId: string; graph: JobGraph | null; refresh: ClusterRefresh; /** A hot key's way to the Advice panel, with its rate and the keyed vertex it was placed on. */ onAdvise?: (key: string, measured: { rate: number; vertexId: string | null }) => void }): ReactNode {
   const kafkaApi = useKafkaApi();
   const [settings, setSettings] = useState<Settings>({ state: 'loading' });
   const [editing, setEditing] = useState(false);

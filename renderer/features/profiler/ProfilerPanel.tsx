@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { ErrorInfo } from '../../../engine/contracts/errors';
-import type { ProfileResult, ProfilerView, ProfilingMode } from '../../../engine/contracts/profiler';
+import { MAX_PROFILE_SECONDS, PROFILING_MODES, type ProfileResult, type ProfilerView, type ProfilingMode } from '../../../engine/contracts/profiler';
 import { ErrorBanner, PollErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
 import { formatTimestamp } from '../../components/format';
@@ -11,7 +11,6 @@ import { FlameBars, HotFrames } from '../inspect/FlameBars';
 import { downloadText, safeFileName } from '../logs/downloadText';
 import { useProfilerApi } from './api';
 
-const MODES: ProfilingMode[] = ['ITIMER', 'CPU', 'WALL', 'ALLOC', 'LOCK'];
 /** While a profile runs, its list is asked for this often (the profile itself lasts its duration). */
 const RUNNING_POLL_MS = 2_000;
 const IDLE_POLL_MS = 30_000;
@@ -25,11 +24,12 @@ export function ProfilerPanel({ clusterId, processId }: { clusterId: string; pro
   const api = useProfilerApi();
   // The profile just started, until the list shows it: the list is asked for often meanwhile.
   const [awaiting, setAwaiting] = useState<number | null>(null);
-  const [pollFast, setPollFast] = useState(false);
-  const poll = usePolling<ProfilerView>(() => api.profiles(clusterId, processId), pollFast ? RUNNING_POLL_MS : IDLE_POLL_MS, { key: `${clusterId}/${processId}`, paused: false });
+  const [running, setRunning] = useState(false);
+  const poll = usePolling<ProfilerView>(() => api.profiles(clusterId, processId), running ? RUNNING_POLL_MS : IDLE_POLL_MS, { key: `${clusterId}/${processId}`, paused: false });
   const view = poll.data;
-  const running = (view?.profiles.some((p) => p.status === 'RUNNING') ?? false) || (awaiting !== null && !view?.profiles.some((p) => p.triggeredAt === awaiting));
-  if (running !== pollFast) setPollFast(running);
+  useEffect(() => {
+    setRunning((view?.profiles.some((p) => p.status === 'RUNNING') ?? false) || (awaiting !== null && !view?.profiles.some((p) => p.triggeredAt === awaiting)));
+  }, [view, awaiting]);
   const [mode, setMode] = useState<ProfilingMode>('ITIMER');
   const [duration, setDuration] = useState('10');
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -56,7 +56,7 @@ export function ProfilerPanel({ clusterId, processId }: { clusterId: string; pro
       setError(toErrorInfo(e));
     }
   };
-  const validDuration = /^\d{1,3}$/.test(duration) && Number(duration) >= 1 && Number(duration) <= 300;
+  const validDuration = /^\d{1,3}$/.test(duration) && Number(duration) >= 1 && Number(duration) <= MAX_PROFILE_SECONDS;
 
   return (
     <Panel title="Profiler" poll={poll} testId={testIds.profiler.panel}>
@@ -73,18 +73,18 @@ export function ProfilerPanel({ clusterId, processId }: { clusterId: string; pro
             <label>
               Mode{' '}
               <select value={mode} onChange={(e) => setMode(e.target.value as ProfilingMode)} data-testid={testIds.profiler.mode}>
-                {MODES.map((m) => (
+                {PROFILING_MODES.map((m) => (
                   <option key={m}>{m}</option>
                 ))}
               </select>
             </label>
             <label>
-              Seconds <input type="number" min={1} max={300} value={duration} onChange={(e) => setDuration(e.target.value)} style={{ width: '5rem' }} data-testid={testIds.profiler.duration} />
+              Seconds <input type="number" min={1} max={MAX_PROFILE_SECONDS} value={duration} onChange={(e) => setDuration(e.target.value)} style={{ width: '5rem' }} data-testid={testIds.profiler.duration} />
             </label>
             <button type="button" className="button button--small button--primary" onClick={() => void start()} disabled={!validDuration || running} data-testid={testIds.profiler.start}>
               {running ? 'Profiling…' : 'Start profile'}
             </button>
-            {!validDuration ? <span className="muted small">1 to 300 seconds</span> : null}
+            {!validDuration ? <span className="muted small">1 to {MAX_PROFILE_SECONDS} seconds</span> : null}
           </div>
           {view.profiles.length === 0 ? (
             <p className="muted">No profiles of this process yet.</p>

@@ -59,7 +59,7 @@ export function RehearsalPanel({ clusterId, jobId, vertexId, hotKey, buckets }: 
             <span className="muted small" data-testid={testIds.rehearsal.running}>
               Rehearsing ({running === 'salt' ? 'salting' : 'rescale'}): the baseline, then the change…
             </span>
-            <button type="button" className="button button--small" onClick={() => void api.cancel(clusterId, jobId)} data-testid={testIds.rehearsal.cancel}>
+            <button type="button" className="button button--small" onClick={() => void api.cancel(clusterId, jobId).catch((e: unknown) => setError(toErrorInfo(e)))} data-testid={testIds.rehearsal.cancel}>
               Cancel
             </button>
           </>

@@ -13,6 +13,7 @@ import { useClustersApi } from '../clusters/api';
 import { ProcessFiguresPanel } from '../inspect/ProcessFiguresPanel';
 import { LogsPanel } from '../logs/LogsPanel';
 import { ProfilerPanel } from '../profiler/ProfilerPanel';
+import { ErrorBoundary } from '../../components/ErrorBoundary';
 
 /**
  * The cluster's TaskManagers. On the bundled local engine each can be killed, to rehearse a machine loss: the jobs
@@ -144,7 +145,11 @@ export function TaskManagersPanel({ clusterId, canKill, refresh }: { clusterId: 
     </Panel>
     {logsOf ? <LogsPanel key={logsOf} clusterId={clusterId} processId={logsOf} onClose={() => setLogsOf(null)} /> : null}
     {process ? <ProcessFiguresPanel key={process} clusterId={clusterId} processId={process} refresh={refresh} onClose={() => setProcess(null)} /> : null}
-    {process ? <ProfilerPanel key={`profiler/${process}`} clusterId={clusterId} processId={process} /> : null}
+    {process ? (
+      <ErrorBoundary panel="The profiler" resetKey={process}>
+        <ProfilerPanel key={`profiler/${process}`} clusterId={clusterId} processId={process} />
+      </ErrorBoundary>
+    ) : null}
     </>
   );
 }
