@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { FlameNode, HotFrame } from '../../../engine/contracts/flame-graph';
 import { testIds } from '../../testIds';
 import { flameBars } from './flameLayout';
@@ -12,6 +12,25 @@ export interface FlameGraph {
 }
 
 const ROW_PX = 18;
+
+/** A flame graph to explore: search its frames, zoom on a click (and back), and its hot frames below. */
+export function FlameExplorer({ graph }: { graph: FlameGraph }): ReactNode {
+  const [focus, setFocus] = useState('0');
+  const [search, setSearch] = useState('');
+  if (!graph.root) return null;
+  return (
+    <>
+      <div className="flame-controls">
+        <input type="search" placeholder="Search frames" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search frames" data-testid={testIds.inspect.flameSearch} />
+        <button type="button" className="button button--small" onClick={() => setFocus('0')} disabled={focus === '0'}>
+          Reset zoom
+        </button>
+      </div>
+      <FlameBars graph={graph} focus={focus} search={search} onFocus={setFocus} />
+      {graph.hotFrames.length > 0 ? <HotFrames graph={graph} /> : null}
+    </>
+  );
+}
 
 /**
  * A flame graph drawn as React text (frame names come from the cluster: never HTML): the root on top, callees below;

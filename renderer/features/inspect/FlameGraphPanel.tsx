@@ -7,7 +7,7 @@ import { formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
 import { testIds } from '../../testIds';
 import { useInspectApi } from './api';
-import { FlameBars, HotFrames } from './FlameBars';
+import { FlameExplorer } from './FlameBars';
 
 const TYPE_LABEL: Record<FlameGraphType, string> = { full: 'All threads', 'on-cpu': 'On-CPU', 'off-cpu': 'Off-CPU' };
 
@@ -22,8 +22,6 @@ export function FlameGraphPanel({ clusterId, jobId, vertexId, parallelism, initi
   const [subtask, setSubtask] = useState<number | null>(initialSubtask !== null && initialSubtask < parallelism ? initialSubtask : null);
   const [asked, setAsked] = useState(0);
   const [state, setState] = useState<{ view: FlameGraphView | null; error: ErrorInfo | null; loading: boolean }>({ view: null, error: null, loading: true });
-  const [focus, setFocus] = useState('0');
-  const [search, setSearch] = useState('');
 
   useEffect(() => {
     let current = true;
@@ -33,7 +31,6 @@ export function FlameGraphPanel({ clusterId, jobId, vertexId, parallelism, initi
       .then((view) => {
         if (!current) return;
         setState({ view, error: null, loading: false });
-        setFocus('0');
       })
       .catch((error: unknown) => {
         if (current) setState((s) => ({ ...s, error: toErrorInfo(error), loading: false }));
@@ -75,21 +72,12 @@ export function FlameGraphPanel({ clusterId, jobId, vertexId, parallelism, initi
         <button type="button" className="button button--small" onClick={() => setAsked((n) => n + 1)} disabled={loading}>
           {loading ? 'Sampling…' : 'Sample again'}
         </button>
-        {view?.root ? (
-          <>
-            <input type="search" placeholder="Search frames" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search frames" data-testid={testIds.inspect.flameSearch} />
-            <button type="button" className="button button--small" onClick={() => setFocus('0')} disabled={focus === '0'}>
-              Reset zoom
-            </button>
-          </>
-        ) : null}
       </div>
       {error ? <ErrorBanner error={error} context="Reading the flame graph failed" stale={view !== null} /> : null}
       <p className="flame-sentence" data-testid={testIds.inspect.flameSentence} data-status={view?.status ?? (loading ? 'loading' : 'error')}>
         {view ? view.sentence : loading ? 'Asking Flink to sample the task threads (about 5 s)…' : null}
       </p>
-      {view?.root ? <FlameBars graph={view} focus={focus} search={search} onFocus={setFocus} /> : null}
-      {view && view.hotFrames.length > 0 ? <HotFrames graph={view} /> : null}
+      {view?.root ? <FlameExplorer key={view.sampledAt ?? 0} graph={view} /> : null}
     </Panel>
   );
 }

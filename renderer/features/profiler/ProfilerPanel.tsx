@@ -7,7 +7,7 @@ import { formatTimestamp } from '../../components/format';
 import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
-import { FlameBars, HotFrames } from '../inspect/FlameBars';
+import { FlameExplorer } from '../inspect/FlameBars';
 import { downloadText, safeFileName } from '../logs/downloadText';
 import { useProfilerApi } from './api';
 
@@ -34,8 +34,6 @@ export function ProfilerPanel({ clusterId, processId }: { clusterId: string; pro
   const [duration, setDuration] = useState('10');
   const [error, setError] = useState<ErrorInfo | null>(null);
   const [opened, setOpened] = useState<ProfileResult | null>(null);
-  const [focus, setFocus] = useState('0');
-  const [search, setSearch] = useState('');
 
   const start = async () => {
     setError(null);
@@ -51,7 +49,6 @@ export function ProfilerPanel({ clusterId, processId }: { clusterId: string; pro
     setError(null);
     try {
       setOpened(await api.open(clusterId, processId, fileName));
-      setFocus('0');
     } catch (e) {
       setError(toErrorInfo(e));
     }
@@ -128,16 +125,7 @@ export function ProfilerPanel({ clusterId, processId }: { clusterId: string; pro
               Save the HTML
             </button>
           </p>
-          {opened.root ? (
-            <>
-              <input type="search" placeholder="Search frames" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search frames" />{' '}
-              <button type="button" className="button button--small" onClick={() => setFocus('0')} disabled={focus === '0'}>
-                Reset zoom
-              </button>
-              <FlameBars graph={opened} focus={focus} search={search} onFocus={setFocus} />
-              <HotFrames graph={opened} />
-            </>
-          ) : null}
+          <FlameExplorer key={opened.fileName} graph={opened} />
         </section>
       ) : null}
     </Panel>
