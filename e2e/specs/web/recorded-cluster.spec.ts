@@ -13,6 +13,8 @@ let replay: ReplayFlink;
 
 test.beforeEach(async () => {
   replay = await startReplayFlink();
+  // The recording predates the cluster page's Jars panel: what a Flink with web.submit.enable and no jar answers.
+  replay.setExtra({ '/jars': { status: 200, contentType: 'application/json; charset=UTF-8', body: JSON.stringify({ address: replay.url, files: [] }) } });
 });
 
 test.afterEach(async () => {
@@ -43,6 +45,7 @@ test('save, open, graph and subtasks against a recorded Flink', async ({ app }) 
     '41 / 2.66k',
     /ago|just now/,
     'Details',
+    'Logs',
   ]);
 
   const job = await cluster.openJob(replay.jobId);
