@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { addCluster, startConsole, type ConsoleApp } from './console-app.ts';
 import { syntheticJob, type SyntheticJob } from './synthetic-job-model.ts';
+import { startSyntheticJobProcess } from './synthetic-job-process.ts';
 
 /**
  * `npm run bench` (or `npm run bench:big-job` alone): the console in Chromium, as a user drives it, on a synthetic job
@@ -218,32 +219,9 @@ interface ClusterProcess {
  * so the megabytes it serves must not take the browser's CPU here.
  */
 async function startClusterProcess({ vertices, parallelism, wide }: Size): Promise<ClusterProcess> {
-  const args = [vertices, parallelism, REFRESH_MS, ...(wide ? [wide.vertices, wide.parallelism] : [])].map(String);
-  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', path.join(ROOT, 'engine/bench/synthetic-job-server.ts'), ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /synthetic job server: (\S+)/.exec(out);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the synthetic job server exited (${code}): ${out}`)));
-  });
+  const server = await startSyntheticJobProcess([vertices, parallelism, REFRESH_MS, ...(wide ? [wide.vertices, wide.parallelism] : [])]);
   const job = syntheticJob({ vertices, parallelism, wide });
-  return {
-    url,
-    jobId: job.jobId,
-    job,
-    stop: async () => {
-      if (child.exitCode != null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { ...server, jobId: job.jobId, job };
 }
 
 async function measure(browser: Browser, app: ConsoleApp, clusterId: string, server: ClusterProcess): Promise<Run> {

@@ -8,14 +8,11 @@
  * BENCH_ENGINE_SECONDS: how long to sample after the warm-up (default 60: six samples). BENCH_ENGINE_NODE_OPTIONS: passed to the
  * engine's Node (e.g. `--heapsnapshot-signal=SIGUSR2` to take heap snapshots while it samples).
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startConsole } from './console-app.ts';
+import { startSyntheticJobProcess } from './synthetic-job-process.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Flink's default `metrics.fetcher.update-interval`: the watcher samples no faster. */
 const FETCH_INTERVAL_MS = 10_000;
 const WARM_UP_MS = 30_000;
@@ -41,30 +38,8 @@ function processFigures(pid: number): ProcessFigures {
   return { rssMiB: mib('VmRSS'), anonMiB: mib('RssAnon'), fileMiB: mib('RssFile') + mib('RssShmem'), cpuTicks: Number(fields[11]) + Number(fields[12]) };
 }
 
-async function startClusterProcess(): Promise<{ url: string; stop(): Promise<void> }> {
-  const args = [JOB.vertices, JOB.parallelism, FETCH_INTERVAL_MS, JOB.wideVertices, JOB.wideParallelism].map(String);
-  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', path.join(ROOT, 'engine/bench/synthetic-job-server.ts'), ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /synthetic job server: (\S+)/.exec(out);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the synthetic job server exited (${code}): ${out}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode != null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+function startClusterProcess(): Promise<{ url: string; stop(): Promise<void> }> {
+  return startSyntheticJobProcess([JOB.vertices, JOB.parallelism, FETCH_INTERVAL_MS, JOB.wideVertices, JOB.wideParallelism]);
 }
 
 /** One engine call through web mode's `POST /api/rpc`, as the renderer makes it. */
