@@ -47,98 +47,90 @@ function countNewlines(bytes: Buffer): number {
  * (`offset` null) it keeps the last `length` bytes as they stream by. Memory stays about one page whatever the file's
  * size; line breaks streaming by are counted, so the page knows its line numbers.
  */
-export function readRange(stream: Readable, range: TextRange, deadline: AbortSignal, declared: number): Promise<TextPage> {
-  return new Promise((resolve, reject) => {
-    const tail = range.offset === null;
-    const offset = range.offset ?? 0;
-    const end = offset + range.length;
-    let chunks: Buffer[] = [];
-    let kept = 0;
-    let position = 0;
-    let linesBefore = 0;
-    let lastSkipped = NEWLINE;
-    let done = false;
-    /** Tail: drop whole chunks from the front while the rest still holds `length` bytes. */
-    const dropFront = () => {
-      while (chunks.length > 1 && kept - chunks[0].length >= range.length) {
-        const dropped = chunks.shift()!;
-        kept -= dropped.length;
-        linesBefore += countNewlines(dropped);
-        lastSkipped = dropped[dropped.length - 1];
-      }
-    };
-    const finish = (error: Error | undefined, endOfFile: boolean) => {
-      if (done) return;
-      done = true;
-      deadline.removeEventListener('abort', onDeadline);
-      stream.off('data', onData);
-      if (error) {
-        stream.destroy();
-        reject(Object.assign(error, { bytesRead: position }));
-        return;
-      }
-      if (!endOfFile) stream.destroy();
-      let bytes = Buffer.concat(chunks);
-      chunks = [];
-      let start = offset;
-      if (tail && bytes.length > range.length) {
-        const cut = bytes.length - range.length;
-        linesBefore += countNewlines(bytes.subarray(0, cut));
-        lastSkipped = bytes[cut - 1];
-        bytes = bytes.subarray(cut);
-      }
-      if (tail) start = position - bytes.length;
-      // Keep whole characters: a UTF-8 sequence cut by the page's end starts the next page.
-      const length = endOfFile ? bytes.length : wholeCharacters(bytes);
-      resolve({
-        text: new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, length)),
-        bytes: bytes.subarray(0, length),
-        offset: start,
-        length,
-        linesBefore,
-        startsLine: start === 0 || lastSkipped === NEWLINE,
-        fileBytes: endOfFile ? position : Number.isFinite(declared) ? declared : null,
-        endOfFile,
-        bytesRead: position,
-      });
-    };
-    const onDeadline = () => finish(new BodyDeadline(position), false);
-    const onData = (chunk: Buffer) => {
-      const start = position;
-      position += chunk.length;
-      if (tail) {
-        chunks.push(chunk);
-        kept += chunk.length;
-        dropFront();
-        return;
-      }
-      if (position <= offset) {
-        linesBefore += countNewlines(chunk);
-        lastSkipped = chunk[chunk.length - 1];
-        return;
-      }
-      const from = Math.max(0, offset - start);
-      if (from > 0) {
-        linesBefore += countNewlines(chunk.subarray(0, from));
-        lastSkipped = chunk[from - 1];
-      }
-      chunks.push(chunk.subarray(from, Math.min(chunk.length, end - start)));
-      if (position >= end) finish(undefined, false);
-    };
-    if (deadline.aborted) return onDeadline();
-    deadline.addEventListener('abort', onDeadline, { once: true });
-    stream.on('data', onData);
-    stream.once('end', () => finish(undefined, true));
-    stream.once('error', (error: Error) => finish(deadline.aborted ? new BodyDeadline(position) : error, false));
-    stream.once('aborted', () => finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), false));
+export async function readRange(stream: Readable, range: TextRange, deadline: AbortSignal, declared: number): Promise<TextPage> {
+  const tail = range.offset === null;
+  const offset = range.offset ?? 0;
+  const end = offset + range.length;
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let position = 0;
+  let linesBefore = 0;
+  let lastSkipped = NEWLINE;
+  /** Tail: drop whole chunks from the front while the rest still holds `length` bytes. */
+  const dropFront = () => {
+    while (chunks.length > 1 && kept - chunks[0].length >= range.length) {
+      const dropped = chunks.shift()!;
+      kept -= dropped.length;
+      linesBefore += countNewlines(dropped);
+      lastSkipped = dropped[dropped.length - 1];
+    }
+  };
+  const { endOfFile } = await streamUntil(stream, deadline, (chunk) => {
+    const start = position;
+    position += chunk.length;
+    if (tail) {
+      chunks.push(chunk);
+      kept += chunk.length;
+      dropFront();
+      return true;
+    }
+    if (position <= offset) {
+      linesBefore += countNewlines(chunk);
+      lastSkipped = chunk[chunk.length - 1];
+      return true;
+    }
+    const from = Math.max(0, offset - start);
+    if (from > 0) {
+      linesBefore += countNewlines(chunk.subarray(0, from));
+      lastSkipped = chunk[from - 1];
+    }
+    chunks.push(chunk.subarray(from, Math.min(chunk.length, end - start)));
+    return position < end;
   });
+  let bytes = Buffer.concat(chunks);
+  let start = offset;
+  if (tail && bytes.length > range.length) {
+    const cut = bytes.length - range.length;
+    linesBefore += countNewlines(bytes.subarray(0, cut));
+    lastSkipped = bytes[cut - 1];
+    bytes = bytes.subarray(cut);
+  }
+  if (tail) start = position - bytes.length;
+  // Keep whole characters: a UTF-8 sequence cut by the page's end starts the next page.
+  const length = endOfFile ? bytes.length : wholeCharacters(bytes);
+  return {
+    text: new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, length)),
+    bytes: bytes.subarray(0, length),
+    offset: start,
+    length,
+    linesBefore,
+    startsLine: start === 0 || lastSkipped === NEWLINE,
+    fileBytes: endOfFile ? position : Number.isFinite(declared) ? declared : null,
+    endOfFile,
+    bytesRead: position,
+  };
 }
 
 /**
  * Streams a file's bytes to `visit` until it returns false, the file ends or `maxBytes` went by: a search reads a
  * file of any size in one pass, holding one chunk at a time.
  */
-export function scanStream(stream: Readable, maxBytes: number, deadline: AbortSignal, visit: (chunk: Buffer) => boolean): Promise<ScanResult> {
+export async function scanStream(stream: Readable, maxBytes: number, deadline: AbortSignal, visit: (chunk: Buffer) => boolean): Promise<ScanResult> {
+  let position = 0;
+  const { endOfFile } = await streamUntil(stream, deadline, (chunk) => {
+    const room = maxBytes - position;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    position += part.length;
+    return visit(part) && position < maxBytes;
+  });
+  return { bytesRead: position, endOfFile };
+}
+
+/**
+ * Hands each chunk to `onChunk` until it returns false (the request is then ended), the stream ends, fails, or the
+ * deadline passes (a `BodyDeadline`). A failure carries `bytesRead`, the bytes that went by before it.
+ */
+function streamUntil(stream: Readable, deadline: AbortSignal, onChunk: (chunk: Buffer) => boolean): Promise<ScanResult> {
   return new Promise((resolve, reject) => {
     let position = 0;
     let done = false;
@@ -157,11 +149,8 @@ export function scanStream(stream: Readable, maxBytes: number, deadline: AbortSi
     };
     const onDeadline = () => finish(new BodyDeadline(position), false);
     const onData = (chunk: Buffer) => {
-      const room = maxBytes - position;
-      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-      position += part.length;
-      const more = visit(part);
-      if (!more || position >= maxBytes) finish(undefined, false);
+      position += chunk.length;
+      if (!onChunk(chunk)) finish(undefined, false);
     };
     if (deadline.aborted) return onDeadline();
     deadline.addEventListener('abort', onDeadline, { once: true });
