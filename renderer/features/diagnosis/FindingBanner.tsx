@@ -24,6 +24,7 @@ export function FindingBanner({
   onWindowChange,
   onShowEvidence,
   onShowFlameGraph,
+  onOpenLog,
   onAdvise,
 }: {
   poll: Polled<JobDiagnosis>;
@@ -32,6 +33,8 @@ export function FindingBanner({
   onShowEvidence: (finding: Finding) => void;
   /** Where the finding names a subtask: Flink's flame graph of it (the Inspect tab). */
   onShowFlameGraph: (finding: Finding) => void;
+  /** Where the finding names a subtask: its TaskManager's log filtered to its task, or its thread in a fresh dump. */
+  onOpenLog?: (finding: Finding, tab: 'log' | 'threads') => void;
   /** A skew finding's way to the Advice panel (salting beside a rescale). */
   onAdvise?: () => void;
 }): ReactNode {
@@ -68,6 +71,16 @@ export function FindingBanner({
             <button type="button" className="button button--small" onClick={() => onShowFlameGraph(finding)} data-testid={testIds.diagnosis.flameGraph}>
               Flame graph of subtask {finding.subtasks[0].subtask}
             </button>
+          ) : null}
+          {finding?.vertexId && finding.subtasks.length > 0 && onOpenLog ? (
+            <>
+              <button type="button" className="button button--small" onClick={() => onOpenLog(finding, 'log')} data-testid={testIds.diagnosis.subtaskLog} title="Its TaskManager's log, filtered to its task's lines">
+                Log
+              </button>
+              <button type="button" className="button button--small" onClick={() => onOpenLog(finding, 'threads')} data-testid={testIds.diagnosis.subtaskThread} title="Its thread in a fresh thread dump of its TaskManager">
+                Thread
+              </button>
+            </>
           ) : null}
           {finding?.kind === 'skew' && finding.vertexId && onAdvise ? (
             <button type="button" className="button button--small" onClick={onAdvise} data-testid={testIds.advice.open} title="Salting beside a rescale: buckets, where the salted keys land, busy after, the costs">

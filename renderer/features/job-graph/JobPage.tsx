@@ -22,6 +22,8 @@ import { liveDuration } from '../jobs/jobs';
 import { useClusterFloor } from '../overview/useClusterFloor';
 import { evidenceOf } from '../diagnosis/evidence';
 import { FindingBanner } from '../diagnosis/FindingBanner';
+import { LogsPanel } from '../logs/LogsPanel';
+import { useFindingLog } from '../logs/useFindingLog';
 import { AdvicePanel, type AdviceRequest } from '../advice/AdvicePanel';
 import { ExportSubtasksButton } from '../exports/ExportSubtasksButton';
 import { ExportReportMenu } from '../exports/ExportReportMenu';
@@ -102,6 +104,8 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
     },
     [onNavigate, clusterId, jobId],
   );
+  // The finding's subtask, one click from the sentence: its TaskManager's log filtered to its task, or its thread.
+  const findingLog = useFindingLog(jobsApi, clusterId, jobId);
   // The Advice panel, opened from the skew finding, the Skew tab (with the key the lookup found) or a Kafka hot key (and its rate).
   const [adviceRequest, setAdviceRequest] = useState<AdviceRequest | null>(null);
   const onOpenAdvice = useCallback(
@@ -187,9 +191,27 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
 
       {gone && !recorded ? null : (
         <ErrorBoundary panel="The diagnosis" resetKey={`${clusterId}/${jobId}`}>
-          <FindingBanner poll={diagnosisPoll} windowMs={windowMs} onWindowChange={setWindowMs} onShowEvidence={onShowEvidence} onShowFlameGraph={onShowFlameGraph} onAdvise={recorded ? undefined : () => onOpenAdvice(null)} />
+          <FindingBanner poll={diagnosisPoll} windowMs={windowMs} onWindowChange={setWindowMs} onShowEvidence={onShowEvidence} onShowFlameGraph={onShowFlameGraph} onOpenLog={recorded ? undefined : findingLog.open} onAdvise={recorded ? undefined : () => onOpenAdvice(null)} />
         </ErrorBoundary>
       )}
+
+      {findingLog.problem ? (
+        <p className="notice notice--warning" role="alert" data-testid={testIds.diagnosis.subtaskLogProblem}>
+          {findingLog.problem}
+        </p>
+      ) : null}
+      {findingLog.target && !recorded ? (
+        <ErrorBoundary panel="The logs" resetKey={`${findingLog.target.processId}/${findingLog.target.task}/${findingLog.target.tab}`}>
+          <LogsPanel
+            key={`${findingLog.target.processId}/${findingLog.target.task}/${findingLog.target.tab}`}
+            clusterId={clusterId}
+            processId={findingLog.target.processId}
+            task={findingLog.target.task}
+            initialTab={findingLog.target.tab}
+            onClose={findingLog.close}
+          />
+        </ErrorBoundary>
+      ) : null}
 
       {adviceRequest && !gone && !recorded ? (
         <ErrorBoundary panel="The advice" resetKey={`${clusterId}/${jobId}`}>

@@ -5,7 +5,7 @@ import { LogView } from './LogView';
 import { ThreadDumpView } from './ThreadDumpView';
 import './logs.css';
 
-type LogsTab = 'log' | 'threads';
+export type LogsTab = 'log' | 'threads';
 
 /**
  * The log and the thread dump of the JobManager (`processId` "jobmanager") or a TaskManager, as the Web UI shows them.
