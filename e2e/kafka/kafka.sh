@@ -252,7 +252,14 @@ start_broker() {
   read -r -a ports <<<"$(free_ports 5)"
   write_config "${ports[@]}"
   local cluster_id
-  cluster_id=$(python3 -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
+  # Kafka's own form (Uuid.randomUuid: base64url of 16 bytes), never starting with "-": StorageTool would read such an id
+  # as an option ("argument --cluster-id/-t: expected one argument"), as Kafka's random-uuid avoids too.
+  cluster_id=$(python3 -c 'import base64, uuid
+while True:
+    id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not id.startswith("-"):
+        break
+print(id)')
   log "formatting the KRaft storage (cluster $cluster_id) with SCRAM users"
   # shellcheck disable=SC2046
   java -cp "$LIBS/*" $(java_logging_opts) kafka.tools.StorageTool format -t "$cluster_id" \

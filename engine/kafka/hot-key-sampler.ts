@@ -4,7 +4,7 @@ import type { HotKeySample } from '../contracts/kafka.ts';
 import { KeyTally, summarizeHotKeys, type NumericKeyType } from '../analysis/hot-keys.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { allPartitionsAssigner } from './all-partitions-assigner.ts';
-import { fromKafkaFailure, withDeadline } from './kafka-errors.ts';
+import { fromKafkaFailure, isCoordinatorNotReady, withDeadline } from './kafka-errors.ts';
 import { KeyPathError, parseKeyPath, readKeyPath, type KeyPath } from './key-path.ts';
 
 export interface HotKeySampleRequest {
@@ -154,11 +154,21 @@ export async function sampleHotKeys(kafka: Kafka, request: HotKeySampleRequest, 
         resolve();
       };
       const timer = setTimeout(() => finish(`stopped after ${timeoutMs / 1000} s with ${pending.size} of ${ranges.length} partitions not read to the end`), left());
-      consumer!.on(consumer!.events.CRASH, (event) => finish(`the brokers went away while reading: ${fail(event.payload.error, 'reading').message}`));
+      consumer!.on(consumer!.events.CRASH, (event) => {
+        // A group coordinator still loading (a fresh broker's first group) is kafkajs's to retry, within the timer.
+        if (event.payload.restart && isCoordinatorNotReady(event.payload.error)) return;
+        finish(`the brokers went away while reading: ${fail(event.payload.error, 'reading').message}`);
+      });
       const consumerReady = async () => {
         await consumer!.connect();
         await consumer!.subscribe({ topics: [topic] });
-        const joined = new Promise<void>((r) => consumer!.on(consumer!.events.GROUP_JOIN, () => r()));
+        // Each join (a restarted consumer joins again) starts every partition where its reading stands.
+        const joined = new Promise<void>((r) =>
+          consumer!.on(consumer!.events.GROUP_JOIN, () => {
+            for (const range of pending.values()) consumer!.seek({ topic, partition: range.partition, offset: String(range.next) });
+            r();
+          }),
+        );
         await consumer!.run({
           autoCommit: false,
           eachBatch: async ({ batch, isStale }) => {
@@ -191,7 +201,6 @@ export async function sampleHotKeys(kafka: Kafka, request: HotKeySampleRequest, 
           },
         });
         await joined;
-        for (const r of pending.values()) consumer!.seek({ topic, partition: r.partition, offset: String(r.start) });
       };
       consumerReady().catch((error: unknown) => {
         clearTimeout(timer);

@@ -78,3 +78,13 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, message: () => 
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** Kafka's answers while a group's coordinator is moving or loading its offsets: the broker is there, the group not yet. */
+const COORDINATOR_NOT_READY = new Set(['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR', 'REBALANCE_IN_PROGRESS']);
+
+export function isCoordinatorNotReady(error: unknown): boolean {
+  for (let e = error as { type?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.type === 'string' && COORDINATOR_NOT_READY.has(e.type)) return true;
+  }
+  return false;
+}
