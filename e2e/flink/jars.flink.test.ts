@@ -7,6 +7,7 @@ import type { JarInfo } from '../../engine/contracts/jars.ts';
 import type { ResubmitPlan } from '../../engine/contracts/job-shape.ts';
 import type { JournalEntry } from '../../engine/contracts/operations.ts';
 import { HistoryStore } from '../../engine/history/history-store.ts';
+import { localPathOf as localPath } from '../../engine/local/checkpoint/checkpoint-storage.ts';
 import { OperationsJournal } from '../../engine/operations/journal.ts';
 import { killAll, runFlinkOps, spawnFlinkOps, type ConsoleChild } from '../../engine/operations/testing/console-processes.ts';
 import { ROOT } from '../support/paths.ts';
@@ -39,11 +40,6 @@ async function cli(args: string[]): Promise<string> {
   const run = await runFlinkOps(args);
   if (run.code !== 0) throw new Error(`flink-ops ${args[0]} ${args[1] ?? ''} exited ${run.code}: ${run.stderr}`);
   return run.stdout;
-}
-
-/** `file:/a/b` or `file:///a/b` → `/a/b`. */
-function localPath(location: string): string {
-  return location.replace(/^file:(\/\/)?/, '');
 }
 
 /** The test job's jar as flink.sh built it (compiled only if its sources changed), under a name of this test's own. */
