@@ -21,7 +21,8 @@ export interface ConsoleProcess {
 }
 
 const URL_LINE = /^Flink Ops Console \(web mode\): (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)\s*$/m;
-const LOCAL_ENGINE_LINE = /^Local engine \(scenario [\w-]+\): (http:\/\/127\.0\.0\.1:\d+)\s*$/m;
+// The scenario is a name or the path of a scenario file (`--engine-scenario FILE.yaml`).
+const LOCAL_ENGINE_LINE = /^Local engine \(scenario [^)]+\): (http:\/\/127\.0\.0\.1:\d+)\s*$/m;
 const LOCAL_ENGINE_TOKEN_LINE = /^Local engine token \(.*\): (\S+)\s*$/m;
 const START_DEADLINE_MS = 45_000;
 
