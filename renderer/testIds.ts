@@ -280,6 +280,13 @@ export const testIds = {
     subtaskTable: 'checkpoint-subtask-table',
     subtaskRow: (index: number) => `checkpoint-subtask-${index}`,
   },
+  processHistory: {
+    panel: 'process-history',
+    window: 'process-history-window',
+    latest: 'process-history-latest',
+    empty: 'process-history-empty',
+    chart: (figure: 'memory' | 'network' | 'gc') => `process-history-chart-${figure}`,
+  },
   metricsHistory: {
     tab: 'metrics-history-tab',
     window: 'metrics-history-window',

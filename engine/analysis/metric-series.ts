@@ -39,27 +39,44 @@ export function gapThresholdMs(times: number[]): number {
  * `gapAfterMs`, or a recorded gap (`breaks`: when the sampler lost the cluster) between them. Gaps are drawn as gaps,
  * never bridged and never zeros.
  */
-export function seriesOf(points: VertexPoint[], options: { maxPoints: number; gapAfterMs: number; breaks?: number[] }): VertexPoint[] {
+export function seriesOf(points: VertexPoint[], options: SeriesOptions): VertexPoint[] {
+  return chartSeries(points, options, merge, gapPoint);
+}
+
+export interface SeriesOptions {
+  maxPoints: number;
+  gapAfterMs: number;
+  /** Times the sampler recorded a gap at (it lost the cluster): never bridged, whatever the spacing. */
+  breaks?: number[];
+}
+
+/**
+ * Pure: any time series at a chart's resolution, as `seriesOf` describes: runs of points without a gap merged down
+ * by `mergePoints` (never across a gap), and `gapAt(t)` between runs.
+ */
+export function chartSeries<P extends { t: number }>(points: P[], options: SeriesOptions, mergePoints: (points: P[]) => P, gapAt: (t: number) => P): P[] {
   const breaks = [...(options.breaks ?? [])].sort((a, b) => a - b);
-  const isGap = (a: VertexPoint, b: VertexPoint) => b.t - a.t > options.gapAfterMs || breaks.some((t) => t > a.t && t <= b.t);
+  const isGap = (a: P, b: P) => b.t - a.t > options.gapAfterMs || breaks.some((t) => t > a.t && t <= b.t);
   // Runs of points without a gap inside; merging never crosses a gap.
-  const runs: VertexPoint[][] = [];
+  const runs: P[][] = [];
   for (const point of points) {
     const run = runs[runs.length - 1];
     if (run && !isGap(run[run.length - 1], point)) run.push(point);
     else runs.push([point]);
   }
   const per = Math.max(1, Math.ceil(points.length / Math.max(1, options.maxPoints - runs.length)));
-  const out: VertexPoint[] = [];
+  const out: P[] = [];
   runs.forEach((run, r) => {
-    if (r > 0) out.push(gapPoint(Math.round((runs[r - 1][runs[r - 1].length - 1].t + run[0].t) / 2)));
-    for (let i = 0; i < run.length; i += per) out.push(merge(run.slice(i, i + per)));
+    if (r > 0) out.push(gapAt(Math.round((runs[r - 1][runs[r - 1].length - 1].t + run[0].t) / 2)));
+    for (let i = 0; i < run.length; i += per) {
+      const group = run.slice(i, i + per);
+      out.push(group.length === 1 ? group[0] : mergePoints(group));
+    }
   });
   return out;
 }
 
 function merge(points: VertexPoint[]): VertexPoint {
-  if (points.length === 1) return points[0];
   const merged = gapPoint(points[points.length - 1].t);
   for (const figure of FIGURES) {
     const values = points.map((p) => p[figure]).filter((v): v is number => v !== null);

@@ -22,6 +22,7 @@ import { OperationsService } from '../operations/operations-service.ts';
 import { JarsService } from '../operations/jars-service.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
+import { ProcessSampler } from '../sampling/process-sampler.ts';
 import { JobsService } from '../sampling/jobs-service.ts';
 import { RehearsalService } from '../rehearsal/rehearsal-service.ts';
 import { StateService } from '../state/state-service.ts';
@@ -66,11 +67,14 @@ export function createEngine(deps: EngineDeps): Engine {
   const metricsStores = new MetricsStores(registry);
   const currentGraphs = new CurrentGraphs((clusterId, jobId) => fetchJobGraph(registry.connection(clusterId).client, clusterId, jobId));
   // The sampler reuses the graph a page fetched: a page open on a job costs it nothing for the job's aggregates.
+  // The JobManager's and TaskManagers' memory and GC, sampled on the heels of a watched job's samples of their cluster.
+  const processSampler = new ProcessSampler({ history });
   const watcher = new JobWatcher({
     history,
     connection: (clusterId) => registry.connection(clusterId),
     pageGraphs: currentGraphs,
     storeSampling: (clusterId) => metricsStores.sampling(clusterId),
+    onSample: (sample, connection) => processSampler.onJobSample(sample.clusterId, connection.client),
   });
   const operations = new Operations({ history, origin: 'app', ...operationsClusters(registry) });
 
@@ -109,6 +113,7 @@ export function createEngine(deps: EngineDeps): Engine {
     close: async () => {
       operations.close();
       await watcher.stop();
+      await processSampler.stop();
     },
   };
 }

@@ -41,6 +41,7 @@ const VALID: Record<EngineCallName, unknown[]> = {
   'history.checkpoints': ['c1', JOB, 60],
   'history.checkpointDetail': ['c1', JOB, 7, 1_700_000_000_000],
   'history.metrics': ['c1', JOB, 60_000, 1_700_000_000_000],
+  'history.processMetrics': ['c1', 'jobmanager', 900_000, 1_700_000_000_000],
   'history.recordedJobs': ['c1'],
   'history.recordedJob': ['c1', JOB],
   'diagnosis.diagnose': ['c1', JOB, 60_000],

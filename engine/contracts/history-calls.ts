@@ -13,6 +13,7 @@ export const HISTORY_CALLS: ServiceCalls<HistoryApi> = {
   checkpoints: call(clusterId, jobId, optionalArg('limit', z.number())),
   checkpointDetail: call(clusterId, jobId, arg('checkpointId', z.number()), arg('triggerTimestamp', z.number())),
   metrics: call(clusterId, jobId, arg('windowMs', z.number()), optionalArg('to', z.number())),
+  processMetrics: call(clusterId, arg('processId', z.string().max(256)), arg('windowMs', z.number()), optionalArg('to', z.number())),
   recordedJobs: call(clusterId),
   recordedJob: call(clusterId, jobId),
 };

@@ -17,6 +17,11 @@ export interface HistoryApi {
   checkpointDetail(clusterId: string, jobId: string, checkpointId: number, triggerTimestamp: number): Promise<CheckpointDetail>;
   /** Busy time and backpressure per vertex over `[to − windowMs, to]` (`to` absent: now). */
   metrics(clusterId: string, jobId: string, windowMs: number, to?: number): Promise<JobMetricsHistory>;
+  /**
+   * The memory and garbage collection of the JobManager (`processId` "jobmanager") or a TaskManager over
+   * `[to − windowMs, to]` (`to` absent: now), as sampled every PROCESS_SAMPLE_INTERVAL_MS while a job of the cluster is watched.
+   */
+  processMetrics(clusterId: string, processId: string, windowMs: number, to?: number): Promise<ProcessMetricsHistory>;
   /** The jobs of a cluster the console has recorded, newest first, including jobs the cluster no longer knows. */
   recordedJobs(clusterId: string): Promise<RecordedJob[]>;
   /** A recorded job's last sampled graph, or null when there is no recording. */
@@ -226,6 +231,59 @@ export interface JobMetricsHistory {
   markers: HistoryMarker[];
   /** The whole recording of the job, whatever the window. */
   firstSampleAt: number | null;
+  lastSampleAt: number | null;
+}
+
+/**
+ * The JobManager's and TaskManagers' figures are sampled this often (one request per process), only while a job of
+ * their cluster is watched: a process's memory moves over minutes, and a cluster of 50 TaskManagers costs 52 requests.
+ */
+export const PROCESS_SAMPLE_INTERVAL_MS = 30_000;
+
+/**
+ * One process at one time, as its metrics said (`Status.JVM.Memory.*`, `Status.Flink.Memory.Managed.*`,
+ * `Status.Shuffle.Netty.*`, `Status.JVM.GarbageCollector.*`): bytes, segments, counts and ms since the process started;
+ * null where it reports none (the JobManager has no managed memory or network buffers) and at a gap.
+ */
+export interface ProcessMetricPoint {
+  t: number;
+  heapUsed: number | null;
+  heapCommitted: number | null;
+  heapMax: number | null;
+  nonHeapUsed: number | null;
+  directUsed: number | null;
+  directMax: number | null;
+  managedUsed: number | null;
+  managedTotal: number | null;
+  networkSegmentsUsed: number | null;
+  networkSegmentsTotal: number | null;
+  /** Collections of all its collectors since it started (Flink's `All`, else their sum). */
+  gcCount: number | null;
+  gcTimeMs: number | null;
+  cpuLoad: number | null;
+  /** Time in garbage collection per second since the sample before (null at the first one, after a gap, or a restart of the process). */
+  gcTimeMsPerSecond: number | null;
+  /** Collections per minute since the sample before (null as `gcTimeMsPerSecond`). */
+  gcPerMinute: number | null;
+}
+
+/** A process's memory and GC over a time window, from the history. */
+export interface ProcessMetricsHistory {
+  clusterId: string;
+  processId: string;
+  from: number;
+  to: number;
+  /** How often the console samples the processes (PROCESS_SAMPLE_INTERVAL_MS). */
+  cadenceMs: number;
+  /** Samples in the window. */
+  samples: number;
+  /** At a chart's resolution; a point of nulls at each gap. */
+  points: ProcessMetricPoint[];
+  /** The window's newest sample, as sampled. */
+  latest: ProcessMetricPoint | null;
+  /** A job of the cluster is watched now, so its processes are being sampled. */
+  recording: boolean;
+  /** The process's newest sample in the whole history, whatever the window. */
   lastSampleAt: number | null;
 }
 

@@ -3,11 +3,13 @@ import type { HistoryApi, JobWatch } from '../contracts/history.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import { requireId, requireText, requireWhole } from '../flink-rest/input-checks.ts';
+import { checkProcessId } from '../inspect/fetch-process-figures.ts';
 import { CheckpointSync } from '../sampling/checkpoint-sync.ts';
 import type { JobWatcher } from '../sampling/job-watcher.ts';
 import type { HistoryStore } from './history-store.ts';
 import { checkpointDetail, jobCheckpoints } from './views/checkpoint-views.ts';
 import { jobMetricsHistory } from './views/metrics-history.ts';
+import { processMetricsHistory } from './views/process-history.ts';
 import { recordedJobGraph, recordedJobs } from './views/recorded-jobs.ts';
 
 /** A page's Checkpoints tab refreshes a watched job's checkpoints this often at most (the metrics fetch interval). */
@@ -87,6 +89,17 @@ export class HistoryService implements HistoryApi {
     const span = requireWhole(windowMs, 'window', 1_000, MAX_METRICS_WINDOW_MS);
     const end = to === undefined || to === null ? Date.now() : requireWhole(to, 'window end', 0);
     return jobMetricsHistory(this.history, requireText(clusterId, 'cluster id'), requireId(jobId, 'job'), end - span, end);
+  }
+
+  async processMetrics(clusterId: string, processId: string, windowMs: number, to?: number) {
+    const cluster = requireText(clusterId, 'cluster id');
+    const id = checkProcessId(processId);
+    if (id === null) throw new EngineError('invalid-input', 'A process is "jobmanager" or a TaskManager id (up to 256 characters, no "/" or control characters).');
+    const span = requireWhole(windowMs, 'window', 1_000, this.history.retention.sampleMaxAgeMs);
+    const end = to === undefined || to === null ? Date.now() : requireWhole(to, 'window end', 0);
+    // The processes are sampled on the heels of a watched job's samples (see ProcessSampler).
+    const recording = this.watcher.list().some((w) => w.clusterId === cluster);
+    return processMetricsHistory(this.history, cluster, id, end - span, end, recording);
   }
 
   async recordedJobs(clusterId: string) {

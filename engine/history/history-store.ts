@@ -4,14 +4,16 @@ import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { EngineError } from '../flink-rest/errors.ts';
 import { CheckpointHistory } from './checkpoint-history.ts';
 import { EventLog } from './event-log.ts';
+import { ProcessLog } from './process-log.ts';
 import { RehearsalLog } from './rehearsal-log.ts';
 import { SampleLog } from './sample-log.ts';
 import { WatchList } from './watch-list.ts';
 
 /**
- * The console's memory: samples of watched jobs, their checkpoints, events (gaps, restarts) and watches, and — for
- * the operations — the journal. One LMDB environment under the app's data folder, shared by the desktop app, web
- * mode and the CLI at the same time (LMDB takes one writer at a time across processes; readers never wait).
+ * The console's memory: samples of watched jobs, their checkpoints, events (gaps, restarts) and watches, the memory
+ * and GC of their clusters' processes, and — for the operations — the journal. One LMDB environment under the app's
+ * data folder, shared by the desktop app, web mode and the CLI at the same time (LMDB takes one writer at a time
+ * across processes; readers never wait).
  *
  * Why LMDB: it ships N-API binaries, so the same package runs in plain Node and inside Electron without a rebuild
  * for Electron's ABI; every write is a transaction, so `kill -9` loses at most the write in flight, never the file;
@@ -53,6 +55,8 @@ export class HistoryStore {
   readonly checkpoints: CheckpointHistory;
   readonly events: EventLog;
   readonly rehearsals: RehearsalLog;
+  /** The clusters' JobManager and TaskManager memory and GC over time. */
+  readonly processes: ProcessLog;
   readonly watches: WatchList;
   readonly retention: HistoryRetention;
 
@@ -67,6 +71,7 @@ export class HistoryStore {
     this.checkpoints = new CheckpointHistory(root, this.retention);
     this.events = new EventLog(root, this.retention, now);
     this.rehearsals = new RehearsalLog(root, this.retention, now);
+    this.processes = new ProcessLog(root, this.retention, now);
     this.watches = new WatchList(root);
   }
 
@@ -108,6 +113,7 @@ export class HistoryStore {
     await this.samples.prune();
     await this.events.prune();
     await this.rehearsals.prune();
+    await this.processes.prune();
   }
 
   close(): Promise<void> {

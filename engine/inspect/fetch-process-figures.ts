@@ -1,5 +1,5 @@
 import type { MemoryFigure, ProcessFigures } from '../contracts/inspect.ts';
-import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
+import type { FlinkRestClient, RequestOptions, TrafficStats } from '../flink-rest/client.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { viewEndpoints } from '../flink-rest/view-endpoints.ts';
 
@@ -25,6 +25,11 @@ const PROCESS_METRICS = {
   cpuLoad: 'Status.JVM.CPU.Load',
   threads: 'Status.JVM.Threads.Count',
   gcTimeMsPerSecond: 'Status.JVM.GarbageCollector.All.TimeMsPerSecond',
+  // A TaskManager's network buffers; its details carry them too, the metrics are what the history samples.
+  networkSegmentsUsed: 'Status.Shuffle.Netty.UsedMemorySegments',
+  networkSegmentsTotal: 'Status.Shuffle.Netty.TotalMemorySegments',
+  networkBytesUsed: 'Status.Shuffle.Netty.UsedMemory',
+  networkBytesTotal: 'Status.Shuffle.Netty.TotalMemory',
 } as const;
 
 /** A JVM has a few collectors (G1 young and old, and Flink's `All`): a longer list is not read whole. */
@@ -43,11 +48,7 @@ export async function fetchProcessFigures(client: FlinkRestClient, clusterId: st
   const tally: TrafficStats = { requests: 0, bytes: 0 };
   const options = { tally };
   if (processId === 'jobmanager') {
-    const names = await client.request(viewEndpoints.jobManagerMetrics, {}, undefined, options);
-    const present = new Set(names.map((m) => m.id));
-    const collectors = names.map((m) => m.id).filter((id) => GC_METRIC.test(id)).slice(0, MAX_COLLECTOR_METRICS);
-    const wanted = [...Object.values(PROCESS_METRICS).filter((id) => present.has(id)), ...collectors];
-    const values = wanted.length === 0 ? [] : await client.request(viewEndpoints.jobManagerMetrics, {}, { get: wanted.join(',') }, options);
+    const values = await fetchProcessMetrics(client, processId, await processMetricIds(client, processId, options), options);
     return { ...toProcessFigures(clusterId, processId, values, null), note, fetchedAt: Date.now(), requestCount: tally.requests };
   }
   const params = { taskmanagerid: processId };
@@ -56,6 +57,28 @@ export async function fetchProcessFigures(client: FlinkRestClient, clusterId: st
     client.request(endpoints.taskManagerMetrics, params, { get: Object.values(PROCESS_METRICS).join(',') }, options),
   ]);
   return { ...toProcessFigures(clusterId, processId, values, details), note, fetchedAt: Date.now(), requestCount: tally.requests };
+}
+
+/**
+ * The process metrics a process reports, by its list of metric names (1 request): the ones read by name that it has,
+ * and its collectors' counts and times, whose names depend on the JVM's collectors.
+ */
+export async function processMetricIds(client: FlinkRestClient, processId: string, options: RequestOptions = {}): Promise<string[]> {
+  const names = processId === 'jobmanager'
+    ? await client.request(viewEndpoints.jobManagerMetrics, {}, undefined, options)
+    : await client.request(endpoints.taskManagerMetrics, { taskmanagerid: processId }, undefined, options);
+  const present = new Set(names.map((m) => m.id));
+  const collectors = names.map((m) => m.id).filter((id) => GC_METRIC.test(id)).slice(0, MAX_COLLECTOR_METRICS);
+  return [...Object.values(PROCESS_METRICS).filter((id) => present.has(id)), ...collectors];
+}
+
+/** The values of metrics of the JobManager (`processId` "jobmanager") or a TaskManager: 1 request, none for no ids. */
+export async function fetchProcessMetrics(client: FlinkRestClient, processId: string, ids: string[], options: RequestOptions = {}): Promise<MetricCollection> {
+  if (ids.length === 0) return [];
+  const query = { get: ids.join(',') };
+  return processId === 'jobmanager'
+    ? client.request(viewEndpoints.jobManagerMetrics, {}, query, options)
+    : client.request(endpoints.taskManagerMetrics, { taskmanagerid: processId }, query, options);
 }
 
 export function checkProcessId(processId: string): string | null {
@@ -84,12 +107,14 @@ export function toProcessFigures(
   const pick = (fromDetails: number | undefined, fromMetrics: number | null) => known(fromDetails ?? fromMetrics ?? undefined);
   const figure = (used: number | null, committed: number | null, max: number | null): MemoryFigure => ({ used: known(used), committed: known(committed), max: known(max) });
   const collectors = d?.garbageCollectors?.map((gc) => ({ name: gc.name, count: gc.count, timeMs: gc.time })) ?? collectorsOf(values);
-  const segmentsTotal = d?.nettyShuffleMemorySegmentsTotal ?? d?.memorySegmentsTotal;
-  const segmentsUsed = d?.nettyShuffleMemorySegmentsUsed ?? (d?.memorySegmentsTotal !== undefined && d.memorySegmentsAvailable !== undefined ? d.memorySegmentsTotal - d.memorySegmentsAvailable : undefined);
+  const segmentsTotal = d?.nettyShuffleMemorySegmentsTotal ?? d?.memorySegmentsTotal ?? metric('networkSegmentsTotal');
+  const segmentsUsed =
+    d?.nettyShuffleMemorySegmentsUsed ??
+    (d?.memorySegmentsTotal !== undefined && d.memorySegmentsAvailable !== undefined ? d.memorySegmentsTotal - d.memorySegmentsAvailable : metric('networkSegmentsUsed'));
   return {
     clusterId,
     processId,
-    kind: details === null ? 'jobmanager' : 'taskmanager',
+    kind: processId === 'jobmanager' ? 'jobmanager' : 'taskmanager',
     heap: figure(pick(d?.heapUsed, metric('heapUsed')), pick(d?.heapCommitted, metric('heapCommitted')), pick(d?.heapMax, metric('heapMax'))),
     nonHeap: figure(pick(d?.nonHeapUsed, metric('nonHeapUsed')), pick(d?.nonHeapCommitted, metric('nonHeapCommitted')), pick(d?.nonHeapMax, metric('nonHeapMax'))),
     metaspace: figure(metric('metaspaceUsed'), metric('metaspaceCommitted'), metric('metaspaceMax')),
@@ -98,8 +123,8 @@ export function toProcessFigures(
     network: {
       segmentsUsed: known(segmentsUsed),
       segmentsTotal: known(segmentsTotal),
-      bytesUsed: known(d?.nettyShuffleMemoryUsed),
-      bytesTotal: known(d?.nettyShuffleMemoryTotal),
+      bytesUsed: known(d?.nettyShuffleMemoryUsed ?? metric('networkBytesUsed')),
+      bytesTotal: known(d?.nettyShuffleMemoryTotal ?? metric('networkBytesTotal')),
     },
     garbageCollectors: collectors,
     gcTimeMsPerSecond: metric('gcTimeMsPerSecond'),

@@ -9,7 +9,7 @@ import { fetchVertexInspection } from './fetch-vertex-inspection.ts';
 
 /** The local engine runs every TaskManager in one Node.js process: its figures are that process's, shared out. */
 export const LOCAL_ENGINE_PROCESS_NOTE =
-  'The local engine runs its JobManager and TaskManagers in one Node.js process: heap, non-heap and direct memory are that process\'s (V8 heap, native memory, buffers), shared out between its TaskManagers; it has no JVM garbage collectors.';
+  'The local engine runs its JobManager and TaskManagers in one Node.js process: heap, non-heap and direct memory are that process\'s (V8 heap, native memory, buffers), shared out between its TaskManagers; its garbage collections are V8\'s, of the whole process, the same on each.';
 
 /** The local engine runs every subtask on one Node.js thread: it has no task threads to sample. */
 export const LOCAL_ENGINE_NO_FLAME_GRAPH =

@@ -17,6 +17,7 @@ import { DEFAULT_TRAFFIC, resolveScenario, type Scenario } from './scenarios/sce
 import { parseDurationMs, parseMemorySize } from './scenarios/units.ts';
 import { FanOutSink } from './kafka/kafka-sink.ts';
 import type { LocalKafka } from './kafka/local-kafka.ts';
+import { processGc } from './metrics/process-gc.ts';
 import { ProcessCpuLoad } from './metrics/process-cpu.ts';
 import { ManualClock } from './time/clock.ts';
 import { UploadedJars } from './jars/uploaded-jars.ts';
@@ -204,6 +205,8 @@ export class LocalEngine {
   readonly disposals: SavepointDisposals;
   /** The process's CPU load, shared out over the TaskManagers' `Status.JVM.CPU.Load`. */
   readonly cpuLoad = new ProcessCpuLoad();
+  /** The process's garbage collections (V8's), served as each process's `Status.JVM.GarbageCollector.*`. */
+  readonly gc = processGc();
   /** The jobs' max parallelism unless a run sets `pipeline.max-parallelism`. */
   readonly maxParallelism: number;
   /** The Flink version it claims and whose REST shape it serves. */

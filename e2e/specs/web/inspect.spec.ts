@@ -1,11 +1,13 @@
+import path from 'node:path';
 import { testIds } from '../../../renderer/testIds';
 import { InspectTab } from '../../pages/InspectTab';
 import { engineJson, expect, test } from '../../support/console';
+import { ROOT } from '../../support/paths';
 
 /**
  * The Inspect tab on the bundled local engine: the vertex's low-watermark subtask as the engine's own REST names it,
  * the timeline of its subtasks' states, its accumulators, its flame graph (none: the engine answers as a Flink without
- * them), the configuration with a filter, and a TaskManager's memory (and why it has no profiler).
+ * them), the configuration with a filter, and a TaskManager's memory (and why it has no profiler), as figures and over time.
  */
 test.use({ withLocalEngine: true });
 
@@ -54,4 +56,24 @@ test('a vertex\'s watermarks, timeline and accumulators, the configuration, and 
   await expect(memory).toContainText('Network buffers');
   // Beside it, the profiler: the engine is no JVM, and says so rather than how to turn a setting on.
   await expect(page.getByTestId(testIds.profiler.unavailable)).toHaveText(/^The local engine has no profiler/);
+
+  // Over time, from the history: the job page opened above started its watch, and with it the processes' sampling.
+  const latest = page.getByTestId(testIds.processHistory.latest);
+  await expect(latest).toBeVisible({ timeout: 30_000 });
+  const served = new Map(
+    (await engineJson<Array<{ id: string; value: string }>>(consoleProcess, `/taskmanagers/${taskmanagers[0].id}/metrics?get=Status.JVM.Memory.Heap.Max,Status.Flink.Memory.Managed.Total,Status.Shuffle.Netty.TotalMemorySegments,Status.JVM.GarbageCollector.All.Count`)).map((m) => [m.id, m.value]),
+  );
+  await expect(latest).toHaveAttribute('data-heap-max', served.get('Status.JVM.Memory.Heap.Max')!);
+  await expect(latest).toHaveAttribute('data-managed-total', served.get('Status.Flink.Memory.Managed.Total')!);
+  await expect(latest).toHaveAttribute('data-network-total', served.get('Status.Shuffle.Netty.TotalMemorySegments')!);
+  // The process's collections only grow: the sample's count is at most what the engine says now.
+  expect(Number(await latest.getAttribute('data-gc-count'))).toBeLessThanOrEqual(Number(served.get('Status.JVM.GarbageCollector.All.Count')));
+  for (const chart of ['memory', 'network', 'gc'] as const) await expect(page.getByTestId(testIds.processHistory.chart(chart))).toBeVisible();
+  await memory.screenshot({ path: path.join(ROOT, 'test-results/screenshots/taskmanager-over-time.png') });
+
+  // The JobManager's: memory and GC, no network buffers of its own.
+  await page.getByTestId(testIds.inspect.processButton('jobmanager')).click();
+  await expect(memory).toContainText('JobManager memory');
+  await expect(page.getByTestId(testIds.processHistory.chart('memory'))).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId(testIds.processHistory.chart('network'))).toHaveCount(0);
 });

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { jobCheckpointMetrics } from '../checkpoint/checkpoint-stats-rest.ts';
 import { javaDoubleToString, javaLongToString } from '../metrics/java-format.ts';
 import type { JobExecution } from '../runtime/job.ts';
@@ -168,9 +169,7 @@ export function taskManagerMetrics(engine: LocalEngine, tm: TaskManager): Metric
   m.set('Status.JVM.CPU.Time', long(Math.round(((cpu.user + cpu.system) * 1000) / n)));
   m.set('Status.JVM.CPU.Load', double(r.cpuLoad));
   m.set('Status.JVM.Threads.Count', long(1));
-  m.set('Status.JVM.GarbageCollector.All.Count', long(0));
-  m.set('Status.JVM.GarbageCollector.All.Time', long(0));
-  m.set('Status.JVM.GarbageCollector.All.TimeMsPerSecond', double(0));
+  setGarbageCollectors(m, engine);
   m.set('Status.Flink.Memory.Managed.Used', long(r.managedUsed));
   m.set('Status.Flink.Memory.Managed.Total', long(r.managedTotal));
   m.set('Status.Shuffle.Netty.TotalMemorySegments', long(r.segmentsTotal));
@@ -180,6 +179,36 @@ export function taskManagerMetrics(engine: LocalEngine, tm: TaskManager): Metric
   m.set('Status.Shuffle.Netty.AvailableMemory', long((r.segmentsTotal - r.segmentsUsed) * r.segmentSize));
   m.set('Status.Shuffle.Netty.UsedMemory', long(r.segmentsUsed * r.segmentSize));
   return m;
+}
+
+/**
+ * The JobManager's metrics (`GET /jobmanager/metrics`): the engine process itself (it is the JobManager too), its
+ * TaskManagers and running jobs counted as Flink's JobManager counts them.
+ */
+export function jobManagerMetrics(engine: LocalEngine): MetricValues {
+  const mem = process.memoryUsage();
+  const m: MetricValues = new Map();
+  m.set('Status.JVM.Memory.Heap.Used', long(mem.heapUsed));
+  m.set('Status.JVM.Memory.Heap.Committed', long(mem.heapTotal));
+  m.set('Status.JVM.Memory.Heap.Max', long(getHeapStatistics().heap_size_limit));
+  // The Node.js process's native memory beyond the V8 heap, and its buffers: the nearest to non-heap and direct.
+  m.set('Status.JVM.Memory.NonHeap.Used', long(Math.max(0, mem.rss - mem.heapTotal)));
+  m.set('Status.JVM.Memory.Direct.MemoryUsed', long(mem.external));
+  m.set('Status.JVM.CPU.Load', double(engine.cpuLoad.read()));
+  m.set('Status.JVM.Threads.Count', long(1));
+  setGarbageCollectors(m, engine);
+  m.set('numRegisteredTaskManagers', long(engine.cluster.taskManagers.length));
+  m.set('numRunningJobs', long([...engine.cluster.jobs.values()].filter((j) => j.status === 'RUNNING').length));
+  return m;
+}
+
+/** The process's collections, as every process of the engine reports them (they share the one V8 heap). */
+function setGarbageCollectors(m: MetricValues, engine: LocalEngine): void {
+  for (const c of [engine.gc.total(), ...engine.gc.read()]) {
+    m.set(`Status.JVM.GarbageCollector.${c.name}.Count`, long(c.count));
+    m.set(`Status.JVM.GarbageCollector.${c.name}.Time`, long(Math.round(c.timeMs)));
+  }
+  m.set('Status.JVM.GarbageCollector.All.TimeMsPerSecond', double(engine.gc.timeMsPerSecond()));
 }
 
 export type AggregationMode = 'min' | 'max' | 'avg' | 'sum' | 'skew';

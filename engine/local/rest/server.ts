@@ -11,6 +11,7 @@ import {
   parseSubtaskFilter,
   subtaskMetrics,
   taskManagerMetrics,
+  jobManagerMetrics,
   type AggregationMode,
   type MetricValues,
 } from './metric-store.ts';
@@ -150,23 +151,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/overview', handler: ({ engine }) => ({ body: views.clusterOverview(engine) }) },
   { method: 'GET', path: '/jobmanager/config', handler: ({ engine }) => ({ body: engine.configuration }) },
   { method: 'GET', path: '/jobmanager/environment', handler: () => ({ body: views.jobManagerEnvironment() }) },
-  {
-    method: 'GET',
-    path: '/jobmanager/metrics',
-    handler: ({ query }) => {
-      const mem = process.memoryUsage();
-      const store: MetricValues = new Map([
-        ['Status.JVM.Memory.Heap.Used', String(mem.heapUsed)],
-        ['Status.JVM.Memory.Heap.Committed', String(mem.heapTotal)],
-        // The Node.js process's native memory beyond the V8 heap, and its buffers: the nearest to non-heap and direct.
-        ['Status.JVM.Memory.NonHeap.Used', String(Math.max(0, mem.rss - mem.heapTotal))],
-        ['Status.JVM.Memory.Direct.MemoryUsed', String(mem.external)],
-        ['numRegisteredTaskManagers', '0'],
-        ['numRunningJobs', '0'],
-      ]);
-      return { body: metricCollection(store, metricNames(query)) };
-    },
-  },
+  { method: 'GET', path: '/jobmanager/metrics', handler: ({ engine, query }) => ({ body: metricCollection(jobManagerMetrics(engine), metricNames(query)) }) },
   {
     method: 'GET',
     path: '/jobs',

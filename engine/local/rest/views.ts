@@ -480,7 +480,8 @@ export function taskManagerDetails(engine: LocalEngine, tm: TaskManager, now: nu
       nettyShuffleMemoryAvailable: (r.segmentsTotal - r.segmentsUsed) * r.segmentSize,
       nettyShuffleMemoryUsed: r.segmentsUsed * r.segmentSize,
       nettyShuffleMemoryTotal: r.segmentsTotal * r.segmentSize,
-      garbageCollectors: [],
+      // The process's own collections (V8's), as each TaskManager's (they share the one heap).
+      garbageCollectors: engine.gc.read().map((c) => ({ name: c.name, count: c.count, time: Math.round(c.timeMs) })),
     },
   };
 }

@@ -7,9 +7,13 @@ import { DASH, formatBytes, formatCount, formatMillis, formatPercent } from '../
 import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
+import { ProcessMetricsHistory } from '../metrics-history/ProcessMetricsHistory';
 import { useInspectApi } from './api';
 
-/** A process's memory and garbage collection, as the Web UI's TaskManager and JobManager metrics: 2 requests, while open. */
+/**
+ * A process's memory and garbage collection, as the Web UI's TaskManager and JobManager metrics (2 requests, while
+ * open), and over time from the history.
+ */
 export function ProcessFiguresPanel({ clusterId, processId, refresh, onClose }: { clusterId: string; processId: string; refresh: ClusterRefresh; onClose: () => void }): ReactNode {
   const api = useInspectApi();
   const poll = usePolling<ProcessFigures>(() => api.process(clusterId, processId), refresh.intervalMs, {
@@ -101,6 +105,7 @@ export function ProcessFiguresPanel({ clusterId, processId, refresh, onClose }: 
       ) : !poll.error ? (
         <p className="muted">Loading the memory figures…</p>
       ) : null}
+      <ProcessMetricsHistory clusterId={clusterId} processId={processId} refresh={refresh} />
     </Panel>
   );
 }
