@@ -37,7 +37,7 @@ const NETWORK: ChartLine[] = [
 
 /**
  * A process's memory, network buffers and garbage collection over a time window, from the console's history (sampled
- * every 30 s while a job of the cluster is watched), with the windows of the job's metrics charts; gaps drawn as gaps.
+ * every minute while a job of the cluster is watched), with the windows of the job's metrics charts; gaps drawn as gaps.
  */
 export function ProcessMetricsHistory({ clusterId, processId, refresh }: { clusterId: string; processId: string; refresh: ClusterRefresh }): ReactNode {
   const historyApi = useHistoryApi();
