@@ -218,6 +218,7 @@ export const testIds = {
     follow: 'logs-follow',
     wrap: 'logs-wrap',
     download: 'logs-download',
+    downloadFile: 'logs-download-file',
     search: 'logs-search',
     taskFilter: 'logs-task-filter',
     jumpTime: 'logs-jump-time',

@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../engine/cli/testing/run-cli.ts';
 import { FlinkRestClient } from '../../engine/flink-rest/client.ts';
 import { fetchThreadDump } from '../../engine/logs/fetch-thread-dump.ts';
 import { listLogs, readLogPage, searchLog } from '../../engine/logs/log-files.ts';
@@ -8,7 +12,8 @@ import { getFromFlink, readFlinkCluster } from '../support/flinkCluster.ts';
 /**
  * Logs and thread dumps against Flink's own answers at the same moment, on the running test job: the TaskManager of
  * the hot `throttle` subtask lists the files Flink lists, a page of its log is Flink's bytes cut to whole lines, its
- * task's lines are found by the name Flink gives the task, and its thread dump has the job's task threads.
+ * task's lines are found by the name Flink gives the task, the whole log downloads as Flink's bytes, and its thread
+ * dump has the job's task threads.
  */
 const cluster = readFlinkCluster();
 const client = new FlinkRestClient({ baseUrl: cluster.restUrl, timeoutMs: 20_000 });
@@ -62,6 +67,26 @@ describe(`logs and thread dumps on Flink ${cluster.version}`, () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(Buffer.byteLength(body)).toBeGreaterThan(100);
     expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(body));
+  });
+
+  it('downloads the whole log with `flink-ops logs --download`: Flink\'s bytes, between its answers before and after (a log only grows)', async () => {
+    const { taskManagerId } = await hotSubtask();
+    const dir = mkdtempSync(path.join(tmpdir(), 'flink-ops-log-download-'));
+    try {
+      const target = path.join(dir, 'tm.log');
+      const before = Buffer.from(await (await fetch(`${cluster.restUrl}/taskmanagers/${taskManagerId}/log`, { signal: AbortSignal.timeout(20_000) })).arrayBuffer());
+      const run = await runCli(['logs', '--url', cluster.restUrl, '--taskmanager', taskManagerId, '--download', target], { timeout: 60_000 });
+      const after = Buffer.from(await (await fetch(`${cluster.restUrl}/taskmanagers/${taskManagerId}/log`, { signal: AbortSignal.timeout(20_000) })).arrayBuffer());
+      expect(run.code, run.stderr).toBe(0);
+      const saved = readFileSync(target);
+      expect(saved.length).toBeGreaterThan(0);
+      expect(saved.length).toBeGreaterThanOrEqual(before.length);
+      expect(saved.subarray(0, before.length).equals(before)).toBe(true);
+      expect(after.subarray(0, saved.length).equals(saved)).toBe(true);
+      expect(run.stderr).toBe(`Saved TaskManager ${taskManagerId}'s log (${saved.length} bytes) to ${target}.\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('pages the TaskManager\'s log: Flink\'s own lines, numbered, each page where the last ended, the tail at its end', async () => {

@@ -1,7 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FlinkRestClient } from '../../engine/flink-rest/client.ts';
+import { startLocalEngine, type LocalEngineHandle } from '../../engine/local/start-local-engine.ts';
+import { ManualClock } from '../../engine/local/time/clock.ts';
+import { saveLogFile } from '../../engine/logs/log-download.ts';
 import { BrowserWindow, dialog, nativeTheme, Notification, resetElectronDouble } from './testing/electron-double.ts';
 
 vi.mock('electron', () => import('./testing/electron-double.ts'));
@@ -9,6 +13,8 @@ const { createDesktopShell, portableFileName, saveDialogFilters, storedTheme, TH
 type Deps = Parameters<typeof createDesktopShell>[0];
 
 let folder: string;
+let client: FlinkRestClient | undefined;
+const logClient = (): FlinkRestClient => client!;
 beforeEach(() => {
   resetElectronDouble();
   folder = mkdtempSync(path.join(tmpdir(), 'flink-ops-save-'));
@@ -21,6 +27,7 @@ function shellWith(window: BrowserWindow | null = new BrowserWindow({})) {
     window: () => window as unknown as ReturnType<Deps['window']>,
     store: { get: (k) => stored.get(k), set: (k, v) => void stored.set(k, v) },
     defaultFolder: () => folder,
+    logFiles: { save: (request, target) => saveLogFile(logClient(), request.processId, request.file, target) },
   };
   return { shell: createDesktopShell(deps), stored, window };
 }
@@ -58,6 +65,39 @@ describe('saveFile', () => {
     expect(saveDialogFilters('application/x-flinkops-bundle')[0]).toEqual({ name: 'Flink Ops incident bundle', extensions: ['flinkops-bundle'] });
     expect(saveDialogFilters('application/octet-stream')).toEqual([{ name: 'All Files', extensions: ['*'] }]);
     expect(portableFileName('a<b>:c"d|e?f*g.csv')).toBe('a-b--c-d-e-f-g.csv');
+  });
+});
+
+describe('saveLogFile', () => {
+  let engine: LocalEngineHandle;
+  beforeAll(async () => {
+    engine = await startLocalEngine({ port: 0, time: 'manual', clock: new ManualClock(1_767_225_600_000), scenario: 'hot-tenant' });
+    engine.engine.advance(5_000);
+    client = new FlinkRestClient({ baseUrl: engine.url });
+  }, 60_000);
+  afterAll(() => engine.close());
+
+  it('asks where, and the engine streams the whole log there, as the cluster serves it', async () => {
+    const { shell, window } = shellWith();
+    const tm = engine.engine.cluster.taskManagers[0].id;
+    const target = path.join(folder, 'chosen.log');
+    dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
+    const result = await shell.saveLogFile({ suggestedName: 'taskmanager-tm.log', clusterId: 'local', processId: tm, file: { kind: 'log' } });
+    expect(result).toEqual({ saved: true, location: target });
+    const served = Buffer.from(await (await fetch(`${engine.url}/taskmanagers/${tm}/log`)).arrayBuffer());
+    expect(served.length).toBeGreaterThan(0);
+    expect(readFileSync(target)).toEqual(served);
+    expect(dialog.showSaveDialog).toHaveBeenCalledWith(window, { defaultPath: path.join(folder, 'taskmanager-tm.log'), filters: [{ name: 'Text', extensions: ['txt', 'log'] }, { name: 'All Files', extensions: ['*'] }] });
+  });
+
+  it('writes nothing when the user cancels, nor when the cluster has no such file', async () => {
+    const { shell } = shellWith();
+    dialog.showSaveDialog.mockResolvedValueOnce({ canceled: true, filePath: '' });
+    await expect(shell.saveLogFile({ suggestedName: 'a.log', clusterId: 'local', processId: 'jobmanager', file: { kind: 'log' } })).resolves.toEqual({ saved: false });
+    const target = path.join(folder, 'gone.log');
+    dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
+    await expect(shell.saveLogFile({ suggestedName: 'gone.log', clusterId: 'local', processId: 'no-such-taskmanager', file: { kind: 'log' } })).rejects.toMatchObject({ info: { kind: 'not-found' } });
+    expect(readdirSync(folder)).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@ import { dialog, nativeTheme, Notification, type BrowserWindow, type FileFilter 
 import { INCIDENT_BUNDLE } from '../../engine/contracts/incident-bundle.ts';
 import type { ShellApi, ThemePreference } from '../../engine/contracts/shell-api.ts';
 import type { KeyValueBackend } from '../../engine/clusters/cluster-store.ts';
+import type { LogFileDownloads } from '../../engine/logs/log-download.ts';
 
 /** Key in config.json: the theme chosen in the page, applied to native parts before the page loads. */
 export const THEME_KEY = 'theme';
@@ -32,10 +33,19 @@ export interface DesktopShellDeps {
   store: KeyValueBackend;
   /** The folder the save dialog starts in (the user's downloads). */
   defaultFolder(): string;
+  /** The engine's whole-file log downloads: the shell asks where, the engine streams the file there. */
+  logFiles: Pick<LogFileDownloads, 'save'>;
 }
 
 /** The ShellApi in Electron: native notifications, save dialogs and theme. Arguments arrive validated (shell-ipc.ts). */
 export function createDesktopShell(deps: DesktopShellDeps): ShellApi {
+  /** The save dialog, attached to the window, starting in the downloads folder; null when cancelled. */
+  const askWhere = async (suggestedName: string, mime: string): Promise<string | null> => {
+    const options = { defaultPath: path.join(deps.defaultFolder(), portableFileName(suggestedName)), filters: saveDialogFilters(mime) };
+    const window = deps.window();
+    const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
+    return choice.canceled || !choice.filePath ? null : choice.filePath;
+  };
   return {
     async notify({ title, body }) {
       if (!Notification.isSupported()) return false;
@@ -51,12 +61,17 @@ export function createDesktopShell(deps: DesktopShellDeps): ShellApi {
     },
 
     async saveFile({ suggestedName, content, mime }) {
-      const options = { defaultPath: path.join(deps.defaultFolder(), portableFileName(suggestedName)), filters: saveDialogFilters(mime) };
-      const window = deps.window();
-      const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
-      if (choice.canceled || !choice.filePath) return { saved: false };
-      await writeFile(choice.filePath, content);
-      return { saved: true, location: choice.filePath };
+      const target = await askWhere(suggestedName, mime);
+      if (target === null) return { saved: false };
+      await writeFile(target, content);
+      return { saved: true, location: target };
+    },
+
+    async saveLogFile({ suggestedName, ...request }) {
+      const target = await askWhere(suggestedName, 'text/plain');
+      if (target === null) return { saved: false };
+      await deps.logFiles.save(request, target);
+      return { saved: true, location: target };
     },
 
     async setTheme(preference) {

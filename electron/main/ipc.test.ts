@@ -72,6 +72,7 @@ describe('the shell channel', () => {
     const shell = {
       notify: vi.fn(async () => true),
       saveFile: vi.fn(async () => ({ saved: false as const })),
+      saveLogFile: vi.fn(async () => ({ saved: false as const })),
       setTheme: vi.fn(async () => undefined),
     } satisfies ShellApi;
     registerShellIpc(shell, PAGE);
@@ -84,8 +85,10 @@ describe('the shell channel', () => {
     await expect(call(SHELL_CHANNEL, event, 'notify', [{ title: 'Savepoint finished' }])).resolves.toEqual({ ok: true, value: true });
     await call(SHELL_CHANNEL, event, 'saveFile', [{ suggestedName: 'report 03:12.csv', content: 'a,b\n', mime: 'text/csv' }]);
     await call(SHELL_CHANNEL, event, 'saveFile', [{ suggestedName: 'bundle.flinkops-bundle', content: new Uint8Array([1, 2]), mime: 'application/x-flinkops-bundle' }]);
+    await call(SHELL_CHANNEL, event, 'saveLogFile', [{ suggestedName: 'taskmanager-tm-1.log', clusterId: 'c1', processId: 'tm-1', file: { kind: 'log' } }]);
     await call(SHELL_CHANNEL, event, 'setTheme', ['dark']);
     expect(shell.notify).toHaveBeenCalledWith({ title: 'Savepoint finished' });
+    expect(shell.saveLogFile).toHaveBeenCalledWith({ suggestedName: 'taskmanager-tm-1.log', clusterId: 'c1', processId: 'tm-1', file: { kind: 'log' } });
     expect(shell.saveFile).toHaveBeenCalledTimes(2);
     expect(shell.setTheme).toHaveBeenCalledWith('dark');
   });
@@ -94,6 +97,7 @@ describe('the shell channel', () => {
     const shell = shellSpy();
     const event = ipcEvent(PAGE);
     const file = { suggestedName: 'a.csv', content: 'x', mime: 'text/csv' };
+    const log = { suggestedName: 'a.log', clusterId: 'c1', processId: 'tm-1', file: { kind: 'log' } };
     for (const [method, args] of [
       ['notify', [{ title: 42 }]],
       ['notify', [{ title: '' }]],
@@ -108,6 +112,10 @@ describe('the shell channel', () => {
       ['saveFile', [{ ...file, content: { length: 1 } }]],
       ['saveFile', [{ ...file, content: 'x'.repeat(64 * 1024 * 1024 + 1) }]],
       ['saveFile', [{ ...file, path: '/etc/passwd' }]],
+      ['saveLogFile', [{ ...log, suggestedName: '../../.bashrc' }]],
+      ['saveLogFile', [{ ...log, file: { kind: 'path', name: '/etc/passwd' } }]],
+      ['saveLogFile', [{ ...log, processId: 'x'.repeat(257) }]],
+      ['saveLogFile', [{ ...log, target: '/etc/passwd' }]],
       ['setTheme', ['purple']],
       ['setTheme', 'dark'],
       ['openExternal', ['https://evil.example']],
@@ -118,6 +126,7 @@ describe('the shell channel', () => {
     }
     expect(shell.notify).not.toHaveBeenCalled();
     expect(shell.saveFile).not.toHaveBeenCalled();
+    expect(shell.saveLogFile).not.toHaveBeenCalled();
     expect(shell.setTheme).not.toHaveBeenCalled();
   });
 
@@ -128,7 +137,7 @@ describe('the shell channel', () => {
   });
 
   it('reports a failing shell as data', async () => {
-    registerShellIpc({ notify: async () => { throw new Error('no notification daemon'); }, saveFile: vi.fn(), setTheme: vi.fn() }, PAGE);
+    registerShellIpc({ notify: async () => { throw new Error('no notification daemon'); }, saveFile: vi.fn(), saveLogFile: vi.fn(), setTheme: vi.fn() }, PAGE);
     await expect(call(SHELL_CHANNEL, ipcEvent(PAGE), 'notify', [{ title: 't' }])).resolves.toEqual({ ok: false, error: { kind: 'internal', message: 'no notification daemon' } });
   });
 });

@@ -142,7 +142,7 @@ function start(): void {
       const pageUrl = pathToFileURL(PAGE_FILE).href;
       registerEngineIpc(engine, pageUrl);
       registerShellIpc(
-        createDesktopShell({ window: () => mainWindow, store: backend, defaultFolder: () => app.getPath('downloads') }),
+        createDesktopShell({ window: () => mainWindow, store: backend, defaultFolder: () => app.getPath('downloads'), logFiles: engine.logFiles }),
         pageUrl,
       );
 

@@ -2,6 +2,8 @@ import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { z } from 'zod';
 import type { BridgeResponse } from '../../engine/contracts/engine-api.ts';
 import { SAVE_FILE_LIMITS, SHELL_METHODS, THEME_PREFERENCES, type ShellApi, type ShellMethod } from '../../engine/contracts/shell-api.ts';
+import { LOG_FILE_REF } from '../../engine/contracts/logs-calls.ts';
+import { EngineError } from '../../engine/flink-rest/errors.ts';
 import { SHELL_CHANNEL } from '../common/shell-channel.ts';
 import { isFromTrustedPage } from './ipc.ts';
 
@@ -26,6 +28,7 @@ const ARGUMENTS: Record<ShellMethod, z.ZodType> = {
       .object({ suggestedName: FileName, content: Content, mime: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type') })
       .strict(),
   ]),
+  saveLogFile: z.tuple([z.object({ suggestedName: FileName, clusterId: z.string().min(1).max(256), processId: z.string().min(1).max(256), file: LOG_FILE_REF }).strict()]),
   setTheme: z.tuple([z.enum(THEME_PREFERENCES)]),
 };
 
@@ -47,6 +50,8 @@ export async function dispatchShellCall(shell: ShellApi, method: unknown, args: 
     const value = await call.apply(shell, parsed.data as unknown[]);
     return { ok: true, value: value ?? null };
   } catch (error) {
+    // A failed download says what the cluster did (unreachable, too slow, cut off), as the engine's calls do.
+    if (error instanceof EngineError) return { ok: false, error: error.info };
     return { ok: false, error: { kind: 'internal', message: error instanceof Error ? error.message : String(error) } };
   }
 }

@@ -27,6 +27,7 @@ import { JobsService } from '../sampling/jobs-service.ts';
 import { RehearsalService } from '../rehearsal/rehearsal-service.ts';
 import { StateService } from '../state/state-service.ts';
 import { InspectService } from '../inspect/inspect-service.ts';
+import type { LogFileDownloads } from '../logs/log-download.ts';
 import { LogsService } from '../logs/logs-service.ts';
 import { ProfilerService } from '../profiler/profiler-service.ts';
 import { AppService } from './app-service.ts';
@@ -52,6 +53,8 @@ export interface EngineDeps {
 
 /** The engine as its host (the CLI's web mode, Electron's main) holds it: the services plus a way to stop them. */
 export interface Engine extends EngineApi {
+  /** Whole log files streamed to a browser (web mode) or a file (the desktop's save dialog), never held whole. */
+  logFiles: LogFileDownloads;
   /** Stops the background work; the watches stay persisted and resume on the next start. */
   close(): Promise<void>;
 }
@@ -90,6 +93,8 @@ export function createEngine(deps: EngineDeps): Engine {
 
   const diagnosis = new DiagnosisService(registry, new HistoryWindows(history), currentGraphs);
 
+  const logs = new LogsService(registry);
+
   watcher.start();
   operations.startBackground();
 
@@ -105,7 +110,8 @@ export function createEngine(deps: EngineDeps): Engine {
     kafka,
     state: new StateService(registry, history),
     inspect: new InspectService(registry),
-    logs: new LogsService(registry),
+    logs,
+    logFiles: logs,
     profiler: new ProfilerService(registry),
     advice: new AdviceService(registry, history, diagnosis),
     rehearsal: new RehearsalService(registry, history, diagnosis),

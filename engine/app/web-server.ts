@@ -6,7 +6,12 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { EngineApi } from '../contracts/engine-api.ts';
 import type { ErrorKind } from '../contracts/errors.ts';
+import { logDownloadName, type LogFileRequest } from '../contracts/logs.ts';
+import { LOG_FILE_REQUEST } from '../contracts/logs-calls.ts';
+import { toErrorInfo } from '../flink-rest/errors.ts';
+import type { LogFileDownloads } from '../logs/log-download.ts';
 import { dispatchEngineCall } from './dispatch.ts';
+import { DownloadTickets } from './download-tickets.ts';
 
 export interface WebServerOptions {
   engine: EngineApi;
@@ -16,6 +21,8 @@ export interface WebServerOptions {
   port?: number;
   /** The largest call body accepted. @default RPC_BODY_LIMIT_BYTES */
   bodyLimitBytes?: number;
+  /** Whole log files for the browser to download; without, none is served. */
+  logFiles?: Pick<LogFileDownloads, 'download'>;
 }
 
 export interface WebServer {
@@ -30,8 +37,9 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 export const RPC_BODY_LIMIT_BYTES = 140 * 1024 * 1024;
 
 /**
- * Web mode: the same renderer bundle, served on 127.0.0.1 only, with the engine behind `POST /api/rpc`.
- * A per-launch token guards the API, and the Host header must be loopback so a DNS-rebinding page can't reach it.
+ * Web mode: the same renderer bundle, served on 127.0.0.1 only, with the engine behind `POST /api/rpc` (and whole log
+ * files behind one-use download tickets). A per-launch token guards the API, and the Host header must be loopback so a
+ * DNS-rebinding page can't reach it.
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   if (!existsSync(path.join(options.staticDir, 'index.html'))) {
@@ -78,6 +86,30 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     res.json(await dispatchEngineCall(options.engine, body.call, body.args));
   });
 
+  // A whole log file, streamed to the browser's download: a ticket asked with the token, then followed once.
+  const tickets = new DownloadTickets<LogFileRequest>();
+  app.post('/api/log-downloads', requireToken, express.json({ limit: '16kb' }), (req: Request, res: Response) => {
+    if (!options.logFiles) return refuse(res, 404, 'not-found', 'This console serves no log downloads.');
+    const parsed = LOG_FILE_REQUEST.safeParse(req.body);
+    if (!parsed.success) return refuse(res, 400, 'invalid-input', 'A log download is a JSON object {"clusterId", "processId", "file"} as the logs calls name them.');
+    res.json({ ok: true, value: { url: `/api/log-downloads/${tickets.issue(parsed.data)}` } });
+  });
+  app.get('/api/log-downloads/:ticket', async (req: Request, res: Response) => {
+    const request = options.logFiles ? tickets.take(String(req.params.ticket)) : undefined;
+    if (!request) return refuse(res, 404, 'not-found', 'This download link was used or has expired: download the file again from the Logs panel.');
+    res.status(200).set({ 'Content-Type': 'text/plain; charset=utf-8', 'Content-Disposition': `attachment; filename="${logDownloadName(request.processId, request.file)}"` });
+    try {
+      await options.logFiles!.download(request, res);
+      res.end();
+    } catch (error) {
+      // Once bytes went out, only a cut connection tells the browser the file is not whole.
+      if (res.headersSent) return void res.destroy();
+      const info = toErrorInfo(error);
+      res.removeHeader('Content-Disposition');
+      refuse(res, statusOf(info.kind), info.kind, info.message);
+    }
+  });
+
   app.use(express.static(options.staticDir, { index: 'index.html' }));
   app.use((_req: Request, res: Response) => refuse(res, 404, 'not-found', 'Not found.'));
   // Body-parser refusals, bad percent-encoding, anything thrown: JSON with a message, never a stack or a path.
@@ -114,10 +146,17 @@ function crossSiteRefusal(req: Request, port: number): { status: number; message
   if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) {
     return { status: 403, message: 'Requests from other sites are refused.' };
   }
-  if (req.method === 'POST' && req.path === '/api/rpc' && !req.is('application/json')) {
+  if (req.method === 'POST' && req.path.startsWith('/api/') && !req.is('application/json')) {
     return { status: 415, message: 'Engine calls are JSON (Content-Type: application/json).' };
   }
   return null;
+}
+
+/** The HTTP status a failed download answers with: the cluster's trouble is a bad gateway, the request's a 4xx. */
+function statusOf(kind: ErrorKind): number {
+  if (kind === 'invalid-input') return 400;
+  if (kind === 'not-found') return 404;
+  return 502;
 }
 
 function hasToken(header: string | undefined, token: string): boolean {

@@ -93,7 +93,7 @@ async function runWebMode(port: number, enginePort: number, options: AppOptions)
     version: appVersion(),
     builtInClusters: localEngine ? [localEngineCluster(localEngine.url, localEngine.token)] : [],
   });
-  const server = await startWebServer({ engine, staticDir: path.join(ROOT, 'renderer/dist'), port });
+  const server = await startWebServer({ engine, logFiles: engine.logFiles, staticDir: path.join(ROOT, 'renderer/dist'), port });
   // The banner, in one write: where to open the console, and where the local engine's Flink REST API answers (with
   // its per-launch token, printed for this terminal only, like the console's own URL).
   const banner = [

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flinkBasics, json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
@@ -77,6 +79,29 @@ describe('flink-ops logs and thread-dump print what a cluster sent, never what i
     expect(lines.slice(0, 4).map((l) => /line (\d+)/.exec(l)![1])).toEqual(['1', '2', '3', '4']);
     expect(new Set(lines).size).toBe(lines.length);
     expect(stdout).not.toMatch(CONTROL);
+  }, 60_000);
+
+  it('--download saves the whole file as the cluster sent it, and says so in one printable line', async () => {
+    const target = path.join(dirs.make(), 'tm.log');
+    const result = await run('logs', '--taskmanager', TM, '--download', target);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(target).equals(Buffer.concat([Buffer.from(LOG), Buffer.from([0xff, 0xfe, 0x0a])]))).toBe(true);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`Saved TaskManager ${TM}'s log (${Buffer.byteLength(LOG) + 3} bytes) to ${target}.\n`);
+  }, 60_000);
+
+  it('--download refuses what it cannot do in one line: a folder that is missing (exit 1), a file the cluster lacks, --follow beside it (exit 2)', async () => {
+    const missing = await run('logs', '--taskmanager', TM, '--download', path.join(dirs.make(), 'none', 'tm.log'));
+    expect([missing.code, missing.stderr.trim().split('\n').length]).toEqual([1, 1]);
+    expect(missing.stderr).toMatch(/^flink-ops: Cannot write .*tm\.log: its folder does not exist\.\n$/);
+    const dir = dirs.make();
+    const gone = await run('logs', '--jobmanager', '--file', 'gone.log', '--download', path.join(dir, 'gone.log'));
+    expect(gone.code).not.toBe(0);
+    expect(gone.stderr.trim().split('\n')).toHaveLength(1);
+    expect(gone.stderr).not.toMatch(CONTROL);
+    expect(readdirSync(dir)).toEqual([]);
+    const both = await run('logs', '--jobmanager', '--follow', '--download', path.join(dir, 'x.log'));
+    expect([both.code, both.stderr.trim()]).toEqual([2, 'flink-ops: --download saves the whole file: leave out --list, --grep, --task and --follow.']);
   }, 60_000);
 
   it('says whose log it needs, exit 2', async () => {

@@ -2,11 +2,13 @@ import type { Command } from 'commander';
 import { MAX_LOG_PAGE_BYTES, type LogFileList, type LogFileRef, type LogLine, type LogPage, type LogSearchResult, type ThreadDumpView } from '../contracts/logs.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { fetchThreadDump } from '../logs/fetch-thread-dump.ts';
+import { saveLogFile } from '../logs/log-download.ts';
 import { listLogs, readLogPage, searchLog } from '../logs/log-files.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attach, withConnection, type ConnectionOptions } from './cluster-commands.ts';
 import { formatTable } from './format-table.ts';
 import { escapedForTerminal, printable, printableLines, terminalJson } from './terminal-text.ts';
+import { checkWritable, writeFailure } from './write-output.ts';
 
 interface ProcessOptions extends ConnectionOptions {
   jobmanager?: boolean;
@@ -22,6 +24,7 @@ interface LogsOptions extends ProcessOptions {
   tail: string;
   follow?: boolean;
   interval: string;
+  download?: string;
 }
 
 /** How often `--follow` asks for what was written since. */
@@ -29,8 +32,9 @@ const DEFAULT_FOLLOW_INTERVAL_MS = 2000;
 
 /**
  * `flink-ops logs --url U (--jobmanager | --taskmanager ID)`: the last lines of a process's log (or of `--file`), its
- * files (`--list`), the lines with a text or of a task (`--grep`, `--task`), and what is written next (`--follow`).
- * Files are read in pages, never whole; every line is printed with its control characters made visible.
+ * files (`--list`), the lines with a text or of a task (`--grep`, `--task`), what is written next (`--follow`), and the
+ * whole file saved (`--download`). Files are read in pages or streamed to disk, never whole into memory; every line
+ * printed has its control characters made visible.
  */
 export function registerLogsCommands(program: Command): void {
   withProcess(withConnection(program.command('logs').description('Show the log of the JobManager or a TaskManager: its files, the last lines, a search, follow')))
@@ -41,6 +45,7 @@ export function registerLogsCommands(program: Command): void {
     .option('--tail <lines>', 'how many of the last lines to print', '100')
     .option('--follow', 'keep printing the lines written after, until interrupted')
     .option('--interval <ms>', 'how often --follow asks', String(DEFAULT_FOLLOW_INTERVAL_MS))
+    .option('--download <path>', 'save the whole file (--file, default the current log) to this path, streamed as it comes, whole or not at all')
     .option('--json', 'print the data as JSON (with --follow: one JSON line per log line)')
     .action(async (options: LogsOptions) => {
       const processId = processOf(options);
@@ -49,7 +54,20 @@ export function registerLogsCommands(program: Command): void {
       const interval = wholeNumber(options.interval, '--interval', 100, 3_600_000);
       if (options.list && (options.grep !== undefined || options.task !== undefined || options.follow)) throw new CliError(EXIT.badArguments, '--list lists the files: leave out --grep, --task and --follow.');
       if (options.follow && (options.grep !== undefined || options.task !== undefined)) throw new CliError(EXIT.badArguments, '--follow prints every new line: leave out --grep and --task.');
+      if (options.download !== undefined && (options.list || options.grep !== undefined || options.task !== undefined || options.follow)) {
+        throw new CliError(EXIT.badArguments, '--download saves the whole file: leave out --list, --grep, --task and --follow.');
+      }
+      if (options.download !== undefined) checkWritable(options.download);
       const client = await attach(options);
+      if (options.download !== undefined) {
+        const target = options.download;
+        const { bytes } = await saveLogFile(client, processId, file, target).catch((error: unknown) => {
+          throw writeFailure(target, error);
+        });
+        if (options.json) process.stdout.write(terminalJson({ saved: target, bytes }));
+        else process.stderr.write(printableLines(`Saved ${processId === 'jobmanager' ? "the JobManager's" : `TaskManager ${processId}'s`} ${describeFile(file)} (${bytes} bytes) to ${target}.\n`));
+        return;
+      }
       if (options.list) {
         const list = await listLogs(client, options.url, processId);
         process.stdout.write(options.json ? terminalJson(list) : printableLines(formatLogList(list)));
@@ -93,6 +111,10 @@ function fileOf(name: string | undefined): LogFileRef {
   if (name === undefined || name === 'log') return { kind: 'log' };
   if (name === 'stdout') return { kind: 'stdout' };
   return { kind: 'file', name };
+}
+
+function describeFile(file: LogFileRef): string {
+  return file.kind === 'file' ? `log file ${file.name}` : file.kind === 'log' ? 'log' : 'stdout';
 }
 
 function wholeNumber(raw: string, option: string, min: number, max: number): number {

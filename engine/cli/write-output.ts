@@ -35,9 +35,14 @@ export function writeAtomically(file: string, content: string | Buffer | Iterabl
     renameSync(temp, target);
   } catch (error) {
     rmSync(temp, { force: true });
-    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
-    throw new CliError(EXIT.failure, `Cannot write ${file}: ${reason(error)}.`);
+    throw writeFailure(file, error);
   }
+}
+
+/** A failure to write `file` as one line (exit 1); anything that is no file system error, as it is. */
+export function writeFailure(file: string, error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException).code === undefined || typeof (error as NodeJS.ErrnoException).syscall !== 'string') return error;
+  return new CliError(EXIT.failure, `Cannot write ${file}: ${reason(error)}.`);
 }
 
 function reason(error: unknown): string {

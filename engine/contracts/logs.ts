@@ -20,6 +20,27 @@ export interface LogsApi {
 /** The current log (`/log`), the stdout (`/stdout`), or a file of the list by name (`/logs/:filename`). */
 export type LogFileRef = { kind: 'log' } | { kind: 'stdout' } | { kind: 'file'; name: string };
 
+/**
+ * A whole log file to download: streamed from the cluster to a file (the CLI, the desktop shell's save dialog) or to
+ * the browser (web mode), never held whole. Not an engine call: its bytes do not cross the bridge as JSON.
+ */
+export interface LogFileRequest {
+  clusterId: string;
+  processId: string;
+  file: LogFileRef;
+}
+
+/** The name a downloaded log is saved as: whose and which file, in letters, digits, dots, dashes and underscores. */
+export function logDownloadName(processId: string, file: LogFileRef): string {
+  const who = processId === 'jobmanager' ? 'jobmanager' : `taskmanager-${processId}`;
+  return safeFileName(file.kind === 'file' ? `${who}-${file.name}` : `${who}.${file.kind === 'log' ? 'log' : 'out'}`);
+}
+
+/** A file name from cluster-sent text: only letters, digits, dots, dashes and underscores survive. */
+export function safeFileName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 120) || 'log';
+}
+
 /** The most one page may be: the Web UI and the peers cap a file at 16 MiB; a page is far smaller. */
 export const MAX_LOG_PAGE_BYTES = 4 * 1024 * 1024;
 /** A page's length when none is asked. */

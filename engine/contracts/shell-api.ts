@@ -4,6 +4,8 @@
  * like the EngineApi; the desktop bridge checks every call against SHELL_METHODS on both sides.
  */
 
+import type { LogFileRequest } from './logs.ts';
+
 export type ThemePreference = 'system' | 'light' | 'dark';
 export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const satisfies readonly ThemePreference[];
 
@@ -21,6 +23,12 @@ export interface SaveFileRequest {
   mime: string;
 }
 
+/** A whole log file to save where the user says: streamed from the cluster, never through the page. */
+export interface SaveLogFileRequest extends LogFileRequest {
+  /** A file name without folders (see `logDownloadName`); the user may change it. */
+  suggestedName: string;
+}
+
 /** `location`: the file written (desktop) or "your downloads folder" (web mode, where the browser decides). */
 export type SaveFileResult = { saved: true; location: string } | { saved: false };
 
@@ -29,13 +37,18 @@ export interface ShellApi {
   notify(request: NotifyRequest): Promise<boolean>;
   /** Asks where to save (desktop) or downloads (web mode). `{ saved: false }` when the user cancelled. */
   saveFile(request: SaveFileRequest): Promise<SaveFileResult>;
+  /**
+   * Saves a whole log file of a cluster's process: a save dialog, then the engine streams it there (desktop), or a
+   * streamed download from the web-mode server (web mode). `{ saved: false }` when the user cancelled.
+   */
+  saveLogFile(request: SaveLogFileRequest): Promise<SaveFileResult>;
   /** The user's theme choice, so native parts (menus, dialogs, title bar) follow it too. */
   setTheme(preference: ThemePreference): Promise<void>;
 }
 
 export type ShellMethod = keyof ShellApi;
 
-export const SHELL_METHODS = ['notify', 'saveFile', 'setTheme'] as const satisfies readonly ShellMethod[];
+export const SHELL_METHODS = ['notify', 'saveFile', 'saveLogFile', 'setTheme'] as const satisfies readonly ShellMethod[];
 
 /** What the desktop shell tells the page: its menu's commands and links opened from outside. */
 export type ShellEvent =

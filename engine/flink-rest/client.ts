@@ -1,11 +1,11 @@
 import https from 'node:https';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import tls from 'node:tls';
 import axios, { type AxiosInstance } from 'axios';
 import type { z } from 'zod';
 import { bodyFailure, BodyDeadline, BodyTooLarge, EngineError, fromHttpStatus, fromRequestFailure, redirectRefused, tooLarge } from './errors.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, fillPath, type EndpointSpec, type TextEndpointSpec } from './endpoints.ts';
-import { readRange, scanStream, type ScanResult, type TextPage, type TextRange } from './read-text.ts';
+import { pipeStream, readRange, scanStream, sinkClosed, type ScanResult, type TextPage, type TextRange } from './read-text.ts';
 import { PriorityLimit, type RequestPriority } from './priority-limit.ts';
 
 export type ClientAuth =
@@ -167,6 +167,40 @@ export class FlinkRestClient {
     });
   }
 
+  /**
+   * Streams a plain-text file Flink serves whole into `sink`, at the pace the sink takes it (a download to disk or
+   * to a browser): never more than a few chunks in memory. `limits.timeoutMs` bounds the whole download, `idleMs`
+   * (default: the client's timeout) a silence of the server, `maxBytes` its size. The sink is not ended.
+   */
+  pipeText(
+    spec: TextEndpointSpec,
+    params: Record<string, string>,
+    sink: Writable,
+    limits: { maxBytes: number; timeoutMs: number; idleMs?: number },
+    options: RequestOptions = {},
+  ): Promise<ScanResult> {
+    const endpoint = `${spec.method} ${spec.path}`;
+    return this.limit.run(options.priority ?? 'page', async () => {
+      // A failure of the sink (a full disk, a browser gone) is its own, not the cluster's: thrown as it is.
+      let sinkError: Error | undefined;
+      const onSinkError = (error: Error) => (sinkError ??= error);
+      const onSinkClose = () => (sinkError ??= sinkClosed());
+      sink.on('error', onSinkError);
+      sink.on('close', onSinkClose);
+      try {
+        const { page } = await this.exchange(spec, fillPath(spec.path, params), undefined, { ...options, timeoutMs: limits.timeoutMs }, endpoint, (stream, deadline) =>
+          pipeStream(stream, sink, limits.maxBytes, limits.idleMs ?? this.timeoutMs, deadline),
+        );
+        return page;
+      } catch (error) {
+        throw sinkError ?? error;
+      } finally {
+        sink.off('error', onSinkError);
+        sink.off('close', onSinkClose);
+      }
+    });
+  }
+
   /** One request and its redirects within the origin; the body as text of a 2xx answer, or the error. */
   private exchange(
     spec: EndpointSpec<unknown>,
@@ -240,7 +274,7 @@ export class FlinkRestClient {
             throw new EngineError('not-flink', `${this.baseUrl} answered ${endpoint} with an HTML page, not a Flink file: is this the JobManager's REST URL?`, { endpoint });
           }
           const page = await readPage(stream, deadline.signal, Number(response.headers['content-length'])).catch((error: unknown) => {
-            throw bodyFailure(error, { endpoint, baseUrl: this.baseUrl, status, timeoutMs: this.timeoutMs, maxBytes });
+            throw bodyFailure(error, { endpoint, baseUrl: this.baseUrl, status, timeoutMs, maxBytes });
           });
           count((page as { bytesRead?: number }).bytesRead ?? 0, 0);
           return { page, contentType };

@@ -87,8 +87,22 @@ export function tooLarge(endpoint: string, baseUrl: string, maxBytes: number, st
 
 /** The body went over the endpoint's size cap. */
 export class BodyTooLarge extends Error {
-  constructor(readonly bytes: number) {
+  constructor(
+    readonly bytes: number,
+    /** The limit passed, when it is the caller's own (a download's) rather than the endpoint's. */
+    readonly limit?: number,
+  ) {
     super('body too large');
+  }
+}
+
+/** Nothing arrived for `idleMs` while a long body (a download) streamed: the server stopped sending. */
+export class BodyStalled extends Error {
+  constructor(
+    readonly bytes: number,
+    readonly idleMs: number,
+  ) {
+    super('stalled');
   }
 }
 
@@ -109,8 +123,14 @@ export function bodyFailure(
 ): EngineError {
   const { endpoint, baseUrl, status, timeoutMs, maxBytes } = at;
   const bytes = (error as { bytesRead?: number }).bytesRead ?? 0;
-  if (error instanceof BodyTooLarge) return tooLarge(endpoint, baseUrl, maxBytes, status, `more than ${maxBytes} bytes`);
+  if (error instanceof BodyTooLarge) {
+    const limit = error.limit ?? maxBytes;
+    return tooLarge(endpoint, baseUrl, limit, status, `more than ${limit} bytes`);
+  }
   const after = `after its headers (HTTP ${status}) and ${bytes} bytes of the body`;
+  if (error instanceof BodyStalled) {
+    return new EngineError('timeout', `${endpoint} on ${baseUrl} sent nothing for ${error.idleMs} ms ${after}: the body stalled.`, { endpoint, status });
+  }
   if (error instanceof BodyDeadline) {
     return new EngineError('timeout', `${endpoint} on ${baseUrl} did not finish within ${timeoutMs} ms: the body stalled ${after}.`, { endpoint, status });
   }

@@ -1,9 +1,10 @@
-import type { Readable } from 'node:stream';
-import { BodyDeadline } from './errors.ts';
+import type { Readable, Writable } from 'node:stream';
+import { BodyDeadline, BodyStalled, BodyTooLarge } from './errors.ts';
 
 /**
  * Reading a plain-text file Flink sends whole (a log, stdout) a page at a time: the bytes before the page stream by
- * and are counted, not kept; the request ends once the page is read. `FlinkRestClient.readText` / `scanText` use these.
+ * and are counted, not kept; the request ends once the page is read. Or all of it, into a file, a chunk at a time.
+ * `FlinkRestClient.readText` / `scanText` / `pipeText` use these.
  */
 
 /** Where a page of a text file starts (null: the file's last `length` bytes) and how long it may be (bytes). */
@@ -127,10 +128,72 @@ export async function scanStream(stream: Readable, maxBytes: number, deadline: A
 }
 
 /**
- * Hands each chunk to `onChunk` until it returns false (the request is then ended), the stream ends, fails, or the
- * deadline passes (a `BodyDeadline`). A failure carries `bytesRead`, the bytes that went by before it.
+ * Streams a file's bytes into `sink` as fast as the sink takes them: the response pauses while the sink is full, so
+ * memory stays a few chunks whatever the file's size (a log of gigabytes, a slow disk). Fails with a `BodyTooLarge`
+ * past `maxBytes`, a `BodyStalled` when the server sends nothing for `idleMs` (a full sink is no stall), or the sink's
+ * own error. The sink is not ended: the caller ends it, or throws it away on a failure.
  */
-function streamUntil(stream: Readable, deadline: AbortSignal, onChunk: (chunk: Buffer) => boolean): Promise<ScanResult> {
+export async function pipeStream(stream: Readable, sink: Writable, maxBytes: number, idleMs: number, deadline: AbortSignal): Promise<ScanResult> {
+  let position = 0;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  let fail: (error: Error) => void = () => undefined;
+  const waitForData = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => fail(new BodyStalled(position, idleMs)), idleMs);
+  };
+  const onSinkError = (error: Error) => fail(error);
+  // A receiver gone (a browser's download cancelled) never drains: the file is not read on for nobody.
+  const onSinkClose = () => fail(sinkClosed());
+  const onDrain = () => {
+    waitForData();
+    stream.resume();
+  };
+  sink.once('error', onSinkError);
+  sink.once('close', onSinkClose);
+  try {
+    return await streamUntil(
+      stream,
+      deadline,
+      (chunk) => {
+        position += chunk.length;
+        if (position > maxBytes) {
+          fail(new BodyTooLarge(position, maxBytes));
+          return false;
+        }
+        if (sink.write(chunk)) waitForData();
+        else {
+          clearTimeout(idle);
+          stream.pause();
+          sink.once('drain', onDrain);
+        }
+        return true;
+      },
+      (failWith) => {
+        fail = failWith;
+        // A sink that failed before the answer came (a file that could not be opened) takes nothing.
+        if (sink.destroyed || sink.writableEnded) fail(sink.errored ?? sinkClosed());
+        else waitForData();
+      },
+    );
+  } finally {
+    clearTimeout(idle);
+    sink.off('error', onSinkError);
+    sink.off('close', onSinkClose);
+    sink.off('drain', onDrain);
+  }
+}
+
+/** The error of a sink that closed before the file ended. */
+export function sinkClosed(): Error {
+  return Object.assign(new Error('The receiver closed before the whole file was written.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+}
+
+/**
+ * Hands each chunk to `onChunk` until it returns false (the request is then ended), the stream ends, fails, or the
+ * deadline passes (a `BodyDeadline`). A failure carries `bytesRead`, the bytes that went by before it. `started` gets a
+ * way to fail the stream from outside (a sink's error, a stall).
+ */
+function streamUntil(stream: Readable, deadline: AbortSignal, onChunk: (chunk: Buffer) => boolean, started?: (fail: (error: Error) => void) => void): Promise<ScanResult> {
   return new Promise((resolve, reject) => {
     let position = 0;
     let done = false;
@@ -158,6 +221,7 @@ function streamUntil(stream: Readable, deadline: AbortSignal, onChunk: (chunk: B
     stream.once('end', () => finish(undefined, true));
     stream.once('error', (error: Error) => finish(deadline.aborted ? new BodyDeadline(position) : error, false));
     stream.once('aborted', () => finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), false));
+    started?.((error) => finish(error, false));
   });
 }
 

@@ -1,9 +1,9 @@
-import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FlinkRestClient } from '../flink-rest/client.ts';
 import { json, startHostileServer, type HostileServer } from '../flink-rest/testdata/hostile-server.ts';
 import { fetchThreadDump } from './fetch-thread-dump.ts';
 import { readLogPage, searchLog } from './log-files.ts';
+import { numberedLines, startLogServer, TM, type LogServerOptions } from './testing/log-server.ts';
 
 /**
  * Logs and thread dumps against clusters that send what no log should hold: files of any size are read a page at a
@@ -14,49 +14,12 @@ const servers: HostileServer[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
 });
+const taskManagerLog = (file: () => Iterator<Buffer>, options?: LogServerOptions) => startLogServer(servers, file, options);
 
-const TM = 'f'.repeat(32);
 /** What a terminal or a page would act on, once the text is shown: every control character but the tab. */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const PAYLOAD = '\u001b[2J\u001b[31mPWNED\u001b[0m\u0007\r\u001b]0;title\u0007\u202eevil\u0000\u009b31m';
-
-interface Served {
-  client: FlinkRestClient;
-  /** Bytes the server wrote before the client hung up or the file ended. */
-  written: () => number;
-}
-
-/** A TaskManager whose `/log` is `file` (a generator of chunks, so a file of any size costs no memory). */
-async function taskManagerLog(file: () => Iterator<Buffer>, options: { contentLength?: number; contentType?: string } = {}): Promise<Served> {
-  let written = 0;
-  const server = await startHostileServer((req, res: ServerResponse) => {
-    if (req.url !== `/taskmanagers/${TM}/log`) return json(res, 404, { errors: ['Not found'] });
-    res.writeHead(200, { 'content-type': options.contentType ?? 'text/plain', ...(options.contentLength !== undefined ? { 'content-length': options.contentLength } : {}) });
-    const chunks = file();
-    const pump = () => {
-      for (;;) {
-        if (res.destroyed) return;
-        const next = chunks.next();
-        if (next.done) return void res.end();
-        written += next.value.length;
-        if (!res.write(next.value)) return void res.once('drain', pump);
-      }
-    };
-    pump();
-  });
-  servers.push(server);
-  return { client: new FlinkRestClient({ baseUrl: server.url, timeoutMs: 5000 }), written: () => written };
-}
-
-/** `count` log lines of 100 bytes each (numbered from 1), in chunks of 1,000 lines; endless when count is Infinity. */
-function* numberedLines(count: number): Iterator<Buffer> {
-  for (let first = 1; first <= count; first += 1000) {
-    const lines: string[] = [];
-    for (let n = first; n < first + 1000 && n <= count; n++) lines.push(`2026-12-02 16:00:00,000 INFO  line ${String(n).padStart(10, '0')} ${'x'.repeat(53)}\n`);
-    yield Buffer.from(lines.join(''));
-  }
-}
 
 describe('a huge log', () => {
   it('is read one page at a time: the request ends after the page, far before the file does', async () => {

@@ -1,5 +1,6 @@
 import type { SaveFileRequest, ShellApi, ShellEvent, ShellMethod } from '../../engine/contracts/shell-api';
-import { EngineCallError } from './engine-client';
+import type { BridgeResponse } from '../../engine/contracts/engine-api';
+import { EngineCallError, readWebToken } from './engine-client';
 
 /**
  * The ShellApi for wherever this bundle runs: the desktop shell through the preload, else the browser
@@ -25,6 +26,7 @@ function desktopShell(invoke: NonNullable<NonNullable<Window['flinkOps']>['invok
   return {
     notify: async (request) => (await call('notify', [request])) === true,
     saveFile: async (request) => (await call('saveFile', [request])) as Awaited<ReturnType<ShellApi['saveFile']>>,
+    saveLogFile: async (request) => (await call('saveLogFile', [request])) as Awaited<ReturnType<ShellApi['saveLogFile']>>,
     setTheme: async (preference) => void (await call('setTheme', [preference])),
   };
 }
@@ -40,6 +42,24 @@ export function browserShell(): ShellApi {
       download(request);
       return { saved: true, location: 'your downloads folder' };
     },
+    async saveLogFile({ suggestedName, ...request }) {
+      // The web-mode server streams the file to the browser's download: a one-use link asked with the launch token.
+      const token = readWebToken(window.location, window.sessionStorage, window.history);
+      let answer: BridgeResponse;
+      try {
+        const response = await fetch('/api/log-downloads', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token ?? ''}` },
+          body: JSON.stringify(request),
+        });
+        answer = (await response.json()) as BridgeResponse;
+      } catch {
+        throw new EngineCallError({ kind: 'network', message: 'The console lost its connection to the engine. Is `npm start` still running?' });
+      }
+      if (!answer.ok) throw new EngineCallError(answer.error);
+      follow((answer.value as { url: string }).url, suggestedName);
+      return { saved: true, location: 'your downloads folder' };
+    },
     async setTheme() {
       // The page applies the theme itself; a browser has no native parts to follow it.
     },
@@ -49,16 +69,21 @@ export function browserShell(): ShellApi {
 function download({ suggestedName, content, mime }: SaveFileRequest): void {
   const blob = new Blob([typeof content === 'string' ? content : new Uint8Array(content)], { type: mime });
   const url = URL.createObjectURL(blob);
+  follow(url, suggestedName);
+  // The download has started from the click; the blob can go once the browser has taken it.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Starts the browser's download of `url` as `fileName`. */
+function follow(url: string, fileName: string): void {
   const link = document.createElement('a');
   link.href = url;
-  link.download = suggestedName;
+  link.download = fileName;
   link.rel = 'noopener';
   link.style.display = 'none';
   document.body.append(link);
   link.click();
   link.remove();
-  // The download has started from the click; the blob can go once the browser has taken it.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /** Asks for the browser's notification permission once, from a user gesture (web mode only). */

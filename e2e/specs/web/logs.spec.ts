@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { testIds } from '../../../renderer/testIds';
 import { LogsPanel } from '../../pages/LogsPanel';
@@ -16,7 +17,7 @@ async function engineText(proc: ConsoleProcess, path: string): Promise<string> {
   return response.text();
 }
 
-test('a TaskManager\'s log and thread dump, and a subtask\'s lines one click from its row', async ({ app, consoleProcess, page }) => {
+test('a TaskManager\'s log (paged, searched, downloaded whole) and thread dump, and a subtask\'s lines one click from its row', async ({ app, consoleProcess, page }) => {
   test.setTimeout(60_000);
   const { taskmanagers } = await engineJson<{ taskmanagers: Array<{ id: string }> }>(consoleProcess, '/taskmanagers');
   const tm = taskmanagers[0].id;
@@ -31,6 +32,13 @@ test('a TaskManager\'s log and thread dump, and a subtask\'s lines one click fro
   expect(shown).toEqual(numbers.map((n) => served[n - 1]));
   expect(numbers.at(-1)).toBe(served.length);
   await expect(logs.status).toContainText('to its end');
+
+  // The whole file, streamed by web mode's server to the browser's download: the bytes the engine serves.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testIds.logs.downloadFile).click()]);
+  expect(download.suggestedFilename()).toBe(`taskmanager-${tm}.log`);
+  expect(await download.failure()).toBeNull();
+  const saved = readFileSync((await download.path())!, 'utf8');
+  expect(saved).toBe(await engineText(consoleProcess, `/taskmanagers/${tm}/log`));
 
   await logs.searchFor('switched from INITIALIZING to RUNNING');
   const running = served.filter((l) => l.toLowerCase().includes('switched from initializing to running'));

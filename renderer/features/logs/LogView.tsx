@@ -1,12 +1,15 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ErrorInfo } from '../../../engine/contracts/errors';
-import { DEFAULT_LOG_PAGE_BYTES, type LogFileList, type LogFileRef, type LogLine, type LogPage, type LogSearchResult } from '../../../engine/contracts/logs';
+import { DEFAULT_LOG_PAGE_BYTES, logDownloadName, safeFileName, type LogFileList, type LogFileRef, type LogLine, type LogPage, type LogSearchResult } from '../../../engine/contracts/logs';
+import { askNotificationPermissionOnce } from '../../api/shell-client';
+import { notifyWhenDone } from '../../app/notifyWhenDone';
+import { appShell } from '../../app/shell';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { toErrorInfo } from '../../components/errors';
 import { formatBytes, formatTimestamp } from '../../components/format';
 import { testIds } from '../../testIds';
 import { useLogsApi } from './api';
-import { downloadText, safeFileName } from './downloadText';
+import { downloadText } from './downloadText';
 
 /** How often follow asks for what was written since. */
 const FOLLOW_INTERVAL_MS = 2000;
@@ -26,8 +29,9 @@ function fileOfKey(key: string): LogFileRef {
 
 /**
  * A process's log: its files, a page of one (start, older, newer, the end), a search by text and by task, follow and
- * wrap, and the shown lines downloaded. Pages are read by the engine a few hundred KiB at a time; lines are text, never
- * markup, their control characters already made visible by the engine.
+ * wrap, the shown lines downloaded, and the whole file saved (streamed by the engine, never through the page). Pages
+ * are read by the engine a few hundred KiB at a time; lines are text, never markup, their control characters already
+ * made visible by the engine.
  */
 export function LogView({ clusterId, processId, task }: { clusterId: string; processId: string; task: string | null }): ReactNode {
   const api = useLogsApi();
@@ -141,6 +145,14 @@ export function LogView({ clusterId, processId, task }: { clusterId: string; pro
     const range = lines.length > 0 ? `-lines-${lines[0].number}-${lines[lines.length - 1].number}` : '';
     downloadText(safeFileName(`${processId}-${name}${range}.txt`), lines.map((l) => `${l.text}\n`).join(''));
   };
+  // The whole file, streamed by the engine to where it is saved (a save dialog, or the browser's download): never read into the page.
+  const onDownloadFile = () => {
+    const suggestedName = logDownloadName(processId, file);
+    askNotificationPermissionOnce();
+    notifyWhenDone(appShell().saveLogFile({ clusterId, processId, file, suggestedName }), `Saving ${suggestedName}`, {
+      describe: (saved) => (saved.saved ? `Written to ${saved.location}.` : 'Not saved: the save was cancelled.'),
+    }).catch(() => undefined); // already reported by notifyWhenDone
+  };
   const page = shown?.kind === 'page' ? shown.page : null;
 
   return (
@@ -170,6 +182,7 @@ export function LogView({ clusterId, processId, task }: { clusterId: string; pro
           <input type="checkbox" checked={wrap} onChange={(event) => setWrap(event.target.checked)} data-testid={testIds.logs.wrap} /> Wrap
         </label>
         <button type="button" className="button button--small" disabled={lines.length === 0} onClick={onDownload} data-testid={testIds.logs.download}>Download shown lines</button>
+        <button type="button" className="button button--small" onClick={onDownloadFile} data-testid={testIds.logs.downloadFile} title="The whole file, streamed from the cluster to disk">Download whole file</button>
       </div>
       <form className="table-toolbar" onSubmit={onSearch}>
         <input type="search" className="search" placeholder="Search the file (case-insensitive)" aria-label="Search the log" value={text} onChange={(event) => setText(event.target.value)} data-testid={testIds.logs.search} />

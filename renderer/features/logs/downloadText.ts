@@ -7,8 +7,3 @@ export function downloadText(fileName: string, text: string): void {
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
-
-/** A file name from cluster-sent text: only letters, digits, dots, dashes and underscores survive. */
-export function safeFileName(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'log';
-}

@@ -8,7 +8,8 @@ import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import { FlameExplorer } from '../inspect/FlameBars';
-import { downloadText, safeFileName } from '../logs/downloadText';
+import { safeFileName } from '../../../engine/contracts/logs';
+import { downloadText } from '../logs/downloadText';
 import { useProfilerApi } from './api';
 
 /** While a profile runs, its list is asked for this often (the profile itself lasts its duration). */
