@@ -184,6 +184,8 @@ export const testIds = {
     reportWindow: 'export-report-window',
     skewReport: 'export-skew-report',
     incidentBundle: 'save-incident-bundle',
+    attachFlameGraph: 'export-attach-flame-graph',
+    attachLogExcerpt: 'export-attach-log-excerpt',
   },
   inspect: {
     vertexSelect: 'inspect-vertex-select',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flameGraphStatus, foldedStacks, hotFrames, MAX_FLAME_DEPTH, toFlameTree } from './flame-graph.ts';
+import { flameGraphStatus, foldedStacks, hotFrames, MAX_FLAME_DEPTH, pruneFlameTree, toFlameTree } from './flame-graph.ts';
 
 /** The shape of Flink's answer: the root holds every sample, a frame its own and its callees'. */
 const FLINK_DATA = {
@@ -102,5 +102,32 @@ describe('foldedStacks', () => {
 
   it('keeps separators out of frame names', () => {
     expect(foldedStacks({ name: 'root', value: 1, children: [{ name: 'a;b c', value: 1, children: [] }] })).toEqual(['a_b_c 1']);
+  });
+});
+
+describe('pruneFlameTree', () => {
+  it('leaves out frames under the share, their samples their caller\'s own time', () => {
+    const { root } = toFlameTree(FLINK_DATA);
+    const { root: pruned, truncated } = pruneFlameTree(root!, { minShare: 0.3, maxNodes: 100 });
+    expect(truncated).toBe(true);
+    expect(foldedStacks(pruned)).toEqual([
+      'java.lang.Thread.run:840;org.apache.flink.streaming.runtime.tasks.StreamTask.invoke:955 30',
+      'java.lang.Thread.run:840;org.apache.flink.streaming.runtime.tasks.StreamTask.invoke:955;com.example.Throttle.processElement:42 10',
+      'java.lang.Thread.run:840;org.apache.flink.streaming.runtime.tasks.StreamTask.invoke:955;com.example.Throttle.processElement:42;java.lang.Thread.sleep:-2 60',
+    ]);
+    expect(hotFrames(pruned)[0]).toMatchObject({ name: 'java.lang.Thread.sleep:-2', selfSamples: 60 });
+  });
+
+  it('keeps the heaviest frames up to the count, one tree, and the whole graph when it fits', () => {
+    const wide = { name: 'root', value: 1000, children: Array.from({ length: 500 }, (_, i) => ({ name: `f${i}`, value: 1 + (i % 7), children: [{ name: `g${i}`, value: 1, children: [] }] })) };
+    const { root } = toFlameTree(wide);
+    const { root: pruned, truncated } = pruneFlameTree(root!, { minShare: 0, maxNodes: 50 });
+    const count = (n: typeof pruned): number => 1 + n.children.reduce((s, c) => s + count(c), 0);
+    expect(count(pruned)).toBe(50);
+    expect(truncated).toBe(true);
+    expect(Math.min(...pruned.children.map((c) => c.value))).toBeGreaterThanOrEqual(6);
+    const whole = pruneFlameTree(toFlameTree(FLINK_DATA).root!, { minShare: 0, maxNodes: 100 });
+    expect(whole.truncated).toBe(false);
+    expect(whole.root).toEqual(toFlameTree(FLINK_DATA).root);
   });
 });

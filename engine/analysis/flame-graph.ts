@@ -73,6 +73,37 @@ export function hotFrames(root: FlameNode, limit = 20): HotFrame[] {
 }
 
 /**
+ * Pure: the graph cut down to what a file to share needs (an incident bundle, a report): frames under `minShare` of
+ * the samples left out (their samples count as their caller's own time), and at most `maxNodes` frames, the heaviest
+ * kept. A frame never weighs more than its caller, so what is kept stays one tree.
+ */
+export function pruneFlameTree(root: FlameNode, options: { minShare: number; maxNodes: number }): { root: FlameNode; truncated: boolean } {
+  const values: number[] = [];
+  for (const pending = [...root.children]; pending.length > 0; ) {
+    const node = pending.pop()!;
+    values.push(node.value);
+    pending.push(...node.children);
+  }
+  values.sort((a, b) => b - a);
+  // The root is one of the frames kept.
+  const threshold = Math.max(options.minShare * root.value, values[options.maxNodes - 2] ?? 0, Number.MIN_VALUE);
+  const pruned: FlameNode = { name: root.name, value: root.value, children: [] };
+  let kept = 1;
+  const queue: Array<{ from: FlameNode; to: FlameNode }> = [{ from: root, to: pruned }];
+  for (let i = 0; i < queue.length; i++) {
+    const { from, to } = queue[i];
+    for (const child of from.children) {
+      if (child.value < threshold || kept >= options.maxNodes) continue;
+      const copy: FlameNode = { name: child.name, value: child.value, children: [] };
+      kept += 1;
+      to.children.push(copy);
+      queue.push({ from: child, to: copy });
+    }
+  }
+  return { root: pruned, truncated: kept < values.length + 1 };
+}
+
+/**
  * Pure: the graph in Brendan Gregg's folded-stack format (`root;a;b 12`, one line per stack with own samples), what
  * flamegraph.pl, speedscope and inferno read. The root frame is left out; `;` and line breaks in names are replaced.
  */
@@ -106,10 +137,13 @@ function frameName(raw: unknown): string {
   return frameText(typeof raw === 'string' ? raw : '(unnamed frame)');
 }
 
-/** A frame's name as the console keeps it: cut at MAX_NAME_LENGTH, control characters replaced (it is the cluster's text). */
+/**
+ * A frame's name as the console keeps it: cut at MAX_NAME_LENGTH, control characters and bidirectional overrides
+ * replaced (it is the cluster's text: an override would show a page's or a report's reader another name).
+ */
 export function frameText(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is replaced
-  return text.slice(0, MAX_NAME_LENGTH).replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+  return text.slice(0, MAX_NAME_LENGTH).replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
 }
 
 function sampleCount(raw: unknown): number {

@@ -9,7 +9,7 @@ import { startWebServer } from '../app/web-server.ts';
 import { MemorySecretStore } from '../clusters/secret-store.ts';
 import type { EngineApi } from '../contracts/engine-api.ts';
 import { BUNDLE_RETENTION, importBundle, type IncidentBundle } from '../exports/incident-bundle.ts';
-import { exportSkewReport } from '../exports/job-exports.ts';
+import { attachmentsAskedOf, exportSkewReport } from '../exports/job-exports.ts';
 import { HistoryStore } from '../history/history-store.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { openClusterStore, openKafkaSettingsStore } from './data-dir.ts';
@@ -67,7 +67,9 @@ export function registerOpenBundleCommand(program: Command): void {
           exceptions: async (clusterId, jobId) => (ours(clusterId, jobId) && bundle.exceptions ? bundle.exceptions : engine.jobs.exceptions(clusterId, jobId)),
         }),
         exports: overriding(engine.exports, {
-          skewReport: async (clusterId, jobId, request) => (ours(clusterId, jobId) ? exportSkewReport(history, bundle.cluster, jobId, request) : engine.exports.skewReport(clusterId, jobId, request)),
+          // The bundle's attachments, where the report asks for them: the cluster is not asked.
+          skewReport: async (clusterId, jobId, request) =>
+            ours(clusterId, jobId) ? exportSkewReport(history, bundle.cluster, jobId, request, async () => attachmentsAskedOf(bundle.attachments, request)) : engine.exports.skewReport(clusterId, jobId, request),
         }),
       };
       const server = await startWebServer({ engine: bundled, staticDir: path.join(ROOT, 'renderer/dist'), port });

@@ -136,6 +136,40 @@ describe('incident bundles', () => {
     }
   }, 60_000); // seven CLI runs: ~9 s on a quiet machine, over 20 s on two busy cores
 
+  it('adds, asked for, the hot subtask\'s log lines and says why its flame graph is missing: in the bundle\'s manifest and in its HTML report', async () => {
+    const file = path.join(out, 'with-attachments.flinkops-bundle');
+    const saved = await run(['bundle', '--url', url, '--job', 'gatewaymeter', '--window', '60s', '--data-dir', dataDir, '--out', file, '--flame-graph', '--log-excerpt']);
+    expect(saved.code, saved.stderr).toBe(0);
+    const task = `tenant-cost -> Sink: usd-sink (${acme + 1}/32)#0`;
+    const contents = decodeBundle(readFileSync(file));
+    const [flame, log] = contents.manifest!.attachments;
+    // The local engine answers as a Flink without flame graphs: the bundle says so rather than failing.
+    expect(flame).toMatchObject({ name: 'flameGraph', included: false, bytes: 0, description: expect.stringContaining('Not included: Flame graphs are off on this cluster: set rest.flamegraph.enabled: true') });
+    expect(log).toMatchObject({ name: 'logExcerpt', included: true, description: expect.stringContaining(`The lines of ${task} in TaskManager `) });
+    expect(log.bytes).toBeGreaterThan(0);
+    expect(contents.manifest!.parts).toContainEqual({ name: 'samples', items: 7 });
+    expect(saved.stderr.split('\n')).toEqual([`Saved the incident bundle to ${file}.`, `  Flame graph: ${flame.description}`, `  Log excerpt: ${log.description}`, '']);
+    const excerpt = contents.attachments!.logExcerpt!;
+    expect(excerpt.included).toBe(true);
+    const lines = excerpt.included ? excerpt.value.lines : [];
+    const tm = excerpt.included ? excerpt.value.processId : '';
+    const served = (await (await fetch(`${url}/taskmanagers/${tm}/log`)).text()).split('\n').filter((l) => l.includes(task));
+    expect(lines.map((l) => l.text)).toEqual(served);
+
+    const html = await run(['report', '--from-bundle', file, '--format', 'html']);
+    expect(html.code).toBe(0);
+    expect(html.stdout).toContain('<section data-testid="report-log-excerpt" data-included="true">');
+    expect(html.stdout).toContain(`<h2>Log of ${task.replace('>', '&gt;')}</h2>`);
+    expect(html.stdout).toContain('<section data-testid="report-flame-graph" data-included="false"><h2>Flame graph</h2><p>Not included: Flame graphs are off on this cluster');
+  }, 60_000);
+
+  it('refuses the attachments where they cannot go: a CSV report, a report from a bundle (exit 2)', async () => {
+    const csv = await live('--format', 'csv', '--flame-graph');
+    expect([csv.code, csv.stderr]).toEqual([2, 'flink-ops: --flame-graph and --log-excerpt go into the HTML report: add --format html (or save them in a bundle).\n']);
+    const fromBundle = await run(['report', '--from-bundle', bundle(), '--format', 'html', '--log-excerpt']);
+    expect(fromBundle.code).toBe(2);
+  });
+
   it('refuses a file that is not a bundle with exit 2', async () => {
     const result = await run(['report', '--from-bundle', path.join(ROOT, 'package.json')]);
     expect(result.code).toBe(2);

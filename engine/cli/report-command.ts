@@ -6,7 +6,9 @@ import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { appVersion } from '../app/build-identity.ts';
 import { connect } from '../clusters/cluster-connections.ts';
 import { DEFAULT_TIMEOUT_MS } from '../clusters/cluster-input.ts';
+import { fetchAttachments, MAX_EXCERPT_LINES } from '../exports/incident-attachments.ts';
 import { BUNDLE_RETENTION, collectBundle, decodeBundle, encodeBundle, importBundle, type IncidentBundle } from '../exports/incident-bundle.ts';
+import { attachmentsAsked } from '../exports/job-exports.ts';
 import { readSkewReport } from '../exports/read-skew-report.ts';
 import { isReportFormat, renderReportChunks, REPORT_FORMATS } from '../exports/render-report.ts';
 import { SKEW_REPORT_JSON_SCHEMA } from '../exports/report-schema.ts';
@@ -17,7 +19,7 @@ import { fetchJobs } from '../sampling/cluster-views.ts';
 import { fetchJobExceptions } from '../sampling/job-exceptions.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { JobWatcher } from '../sampling/job-watcher.ts';
-import { escapedForTerminal } from './terminal-text.ts';
+import { escapedForTerminal, printableLines } from './terminal-text.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { attachChecked, resolveJob, type ConnectionOptions } from './cluster-commands.ts';
 import { appDataDir } from './data-dir.ts';
@@ -36,6 +38,8 @@ interface ReportOptions extends Partial<ConnectionOptions>, StoreOptions {
   fromBundle?: string;
   jsonSchema?: boolean;
   dataDir?: string;
+  flameGraph?: boolean;
+  logExcerpt?: boolean;
 }
 
 
@@ -58,13 +62,16 @@ export function registerReportCommands(program: Command): void {
       .addHelpText('after', '\nCredentials: FLINK_OPS_TOKEN (bearer) or FLINK_OPS_USER + FLINK_OPS_PASSWORD (basic), from the environment.');
 
   connection(
-    program
-      .command('report')
-      .description('A skew report of a job over a window: per-subtask and per-vertex figures, the root cause, checkpoints')
-      .option('--format <format>', `${REPORT_FORMATS.join(' | ')} (csv: one row per subtask; vertices-csv: one row per vertex)`, 'csv')
-      .option('--out <file>', 'write to this file (default: stdout)')
-      .option('--from-bundle <file>', 'make the report from an incident bundle instead of a cluster')
-      .option('--json-schema', 'print the JSON Schema of --format json and exit'),
+    withAttachmentOptions(
+      program
+        .command('report')
+        .description('A skew report of a job over a window: per-subtask and per-vertex figures, the root cause, checkpoints')
+        .option('--format <format>', `${REPORT_FORMATS.join(' | ')} (csv: one row per subtask; vertices-csv: one row per vertex)`, 'csv')
+        .option('--out <file>', 'write to this file (default: stdout)')
+        .option('--from-bundle <file>', "make the report from an incident bundle instead of a cluster (HTML: with the bundle's flame graph and log excerpt)")
+        .option('--json-schema', 'print the JSON Schema of --format json and exit'),
+      'the HTML report',
+    ),
   ).action(async (options: ReportOptions) => {
     if (options.jsonSchema) {
       process.stdout.write(`${JSON.stringify(SKEW_REPORT_JSON_SCHEMA, null, 2)}\n`);
@@ -72,34 +79,54 @@ export function registerReportCommands(program: Command): void {
     }
     const format = options.format;
     if (!isReportFormat(format)) throw new CliError(EXIT.badArguments, `--format must be one of ${REPORT_FORMATS.join(', ')}, not "${format}".`);
+    const asked = attachmentsAsked(options);
+    if (asked && format !== 'html') throw new CliError(EXIT.badArguments, '--flame-graph and --log-excerpt go into the HTML report: add --format html (or save them in a bundle).');
+    if (asked && options.fromBundle) throw new CliError(EXIT.badArguments, '--from-bundle shows the flame graph and log excerpt the bundle holds: leave out --flame-graph and --log-excerpt.');
     if (options.out) checkWritable(options.out);
     const chunks = options.fromBundle
       ? await reportFromBundle(readBundle(options.fromBundle), format)
-      : await withWindowStore(options, ({ store, cluster, jobId, windowMs, endAt }) => renderReportChunks(readSkewReport(store, cluster, jobId, windowMs, { endAt }), format));
+      : await withWindowStore(options, async ({ store, cluster, jobId, windowMs, endAt, client }) => {
+          const report = readSkewReport(store, cluster, jobId, windowMs, { endAt });
+          const attachments = asked ? await fetchAttachments(client, cluster.id, jobId, report.finding, options) : undefined;
+          return renderReportChunks(report, format, attachments);
+        });
     if (options.out) writeAtomically(options.out, chunks);
     // To a file the report is written as is; to stdout, nothing in it acts on a terminal.
     else for (const chunk of chunks) process.stdout.write(escapedForTerminal(chunk));
   });
 
   connection(
-    program
-      .command('bundle')
-      .description('Save an incident bundle of a job: its samples over the window, checkpoints, exceptions, journal entries, graph and report')
-      .requiredOption('--out <file>', 'the bundle file (.flinkops-bundle)'),
+    withAttachmentOptions(
+      program
+        .command('bundle')
+        .description('Save an incident bundle of a job: its samples over the window, checkpoints, exceptions, journal entries, graph and report')
+        .requiredOption('--out <file>', 'the bundle file (.flinkops-bundle)'),
+      'the bundle',
+    ),
   ).action(async (options: ReportOptions & { out: string }) => {
     checkWritable(options.out);
-    const bytes = await withWindowStore(options, async ({ store, cluster, jobId, windowMs, endAt, client, appStore }) => {
+    const bundle = await withWindowStore(options, async ({ store, cluster, jobId, windowMs, endAt, client, appStore }) => {
       const report = readSkewReport(store, cluster, jobId, windowMs, { endAt });
-      const [jobGraph, exceptions] = await Promise.all([
+      const [jobGraph, exceptions, attachments] = await Promise.all([
         fetchJobGraph(client, cluster.id, jobId).catch(() => null),
         fetchJobExceptions(client, cluster.id, jobId).catch(() => null),
+        fetchAttachments(client, cluster.id, jobId, report.finding, options),
       ]);
       const journal = appStore ? new OperationsJournal(appStore).list({ jobId, limit: 1000 }).map(publicEntry) : [];
-      return encodeBundle(collectBundle(store, report, windowMs, { savedBy: appVersion(), jobGraph, exceptions, journal }));
+      return collectBundle(store, report, windowMs, { savedBy: appVersion(), jobGraph, exceptions, journal, attachments });
     });
-    writeAtomically(options.out, bytes);
-    process.stderr.write(`Saved the incident bundle to ${options.out}.\n`);
+    writeAtomically(options.out, encodeBundle(bundle));
+    // The attachments asked for, each included or why not: what the manifest says.
+    const lines = (bundle.manifest?.attachments ?? []).map((a) => `  ${a.name === 'flameGraph' ? 'Flame graph' : 'Log excerpt'}: ${a.description}`);
+    process.stderr.write(printableLines([`Saved the incident bundle to ${options.out}.`, ...lines].join('\n')) + '\n');
   });
+}
+
+/** `--flame-graph` and `--log-excerpt`: the finding's subtask's, read from the cluster into `where`. */
+function withAttachmentOptions(command: Command, where: string): Command {
+  return command
+    .option('--flame-graph', `add Flink's flame graph of the subtask the finding names to ${where} (Flink samples it for about 5 s; where flame graphs are off, ${where} says so)`)
+    .option('--log-excerpt', `add that subtask's lines in its TaskManager's log to ${where} (its last ${MAX_EXCERPT_LINES} lines at most)`);
 }
 
 /** Reads and checks a bundle file: exit 2 for a file that is missing or not a bundle. */
@@ -113,9 +140,12 @@ export function readBundle(file: string): IncidentBundle {
   return decodeBundle(bytes, file);
 }
 
-/** A bundle's report, made again from its samples (imported into a throw-away store) by the same code as live. */
+/**
+ * A bundle's report, made again from its samples (imported into a throw-away store) by the same code as live; the
+ * HTML with the flame graph and log excerpt the bundle holds.
+ */
 export async function reportFromBundle(bundle: IncidentBundle, format: (typeof REPORT_FORMATS)[number]): Promise<Iterable<string>> {
-  return withBundleStore(bundle, (store) => renderReportChunks(readSkewReport(store, bundle.cluster, bundle.jobId, bundle.windowMs), format));
+  return withBundleStore(bundle, (store) => renderReportChunks(readSkewReport(store, bundle.cluster, bundle.jobId, bundle.windowMs), format, bundle.attachments));
 }
 
 /** Imports a bundle into a history store in a temporary folder, runs `work` on it, removes the folder. */

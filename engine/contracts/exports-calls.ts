@@ -7,8 +7,10 @@ import type { ExportsApi } from './exports.ts';
 const clusterId = arg('clusterId', z.string());
 const jobId = arg('jobId', z.string());
 
+const attachments = { flameGraph: z.boolean().optional(), logExcerpt: z.boolean().optional() };
+
 export const EXPORTS_CALLS: ServiceCalls<ExportsApi> = {
   subtaskMetrics: call(clusterId, jobId),
-  skewReport: call(clusterId, jobId, arg('request', z.object({ windowMs: z.number(), format: z.string() }))),
-  incidentBundle: call(clusterId, jobId, arg('request', z.object({ windowMs: z.number() }))),
+  skewReport: call(clusterId, jobId, arg('request', z.object({ windowMs: z.number(), format: z.string(), ...attachments }))),
+  incidentBundle: call(clusterId, jobId, arg('request', z.object({ windowMs: z.number(), ...attachments }))),
 };

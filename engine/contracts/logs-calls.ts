@@ -14,7 +14,7 @@ export const LOG_FILE_REF: z.ZodType<LogFileRef> = z.union([
 ]);
 const read: z.ZodType<LogReadRequest> = z.object({ file: LOG_FILE_REF, offset: z.number().nullable(), length: z.number().optional() }).strict();
 const search: z.ZodType<LogSearchRequest> = z
-  .object({ file: LOG_FILE_REF, text: z.string().max(1024).nullable(), task: z.string().max(1024).nullable(), maxScanBytes: z.number().optional(), maxMatches: z.number().optional() })
+  .object({ file: LOG_FILE_REF, text: z.string().max(1024).nullable(), task: z.string().max(1024).nullable(), maxScanBytes: z.number().optional(), maxMatches: z.number().optional(), keep: z.enum(['first', 'last']).optional() })
   .strict();
 
 export const LOGS_CALLS: ServiceCalls<LogsApi> = {

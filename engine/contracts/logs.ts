@@ -1,3 +1,5 @@
+import type { VertexSubtasks } from './jobs.ts';
+
 /**
  * The logs service: the log files and thread dumps of the JobManager and of each TaskManager, as Flink's Web UI shows
  * them, read on demand. A process is `"jobmanager"` or a TaskManager's resource id. Files are read in pages: Flink
@@ -28,6 +30,24 @@ export interface LogFileRequest {
   clusterId: string;
   processId: string;
   file: LogFileRef;
+}
+
+/** `Execution.getVertexWithAttempt()`: the name Flink gives a subtask in its logs and to its thread. */
+export function taskName(vertexName: string, subtaskIndex: number, parallelism: number, attempt: number): string {
+  return `${vertexName} (${subtaskIndex + 1}/${parallelism})#${attempt}`;
+}
+
+/** Where a subtask's log lines are: its TaskManager and the name of its task there. */
+export interface SubtaskLogTarget {
+  processId: string;
+  task: string;
+}
+
+/** Pure: where subtask `index` of a vertex runs now, as a log target; or why there is none, in words. */
+export function subtaskLogTarget(index: number, vertex: Pick<VertexSubtasks, 'name' | 'parallelism' | 'subtasks'>): SubtaskLogTarget | string {
+  const row = vertex.subtasks.find((s) => s.index === index);
+  if (!row?.taskManagerId) return `Subtask ${index} of ${vertex.name} runs on no TaskManager now (${row?.status ?? 'not listed'}): no log to open.`;
+  return { processId: row.taskManagerId, task: taskName(vertex.name, index, vertex.parallelism, row.attempt) };
 }
 
 /** The name a downloaded log is saved as: whose and which file, in letters, digits, dots, dashes and underscores. */
@@ -70,6 +90,8 @@ export interface LogSearchRequest {
   maxScanBytes?: number;
   /** Lines returned at most. @default MAX_LOG_MATCHES */
   maxMatches?: number;
+  /** The first `maxMatches` lines found (the search stops there), or the last ones (it reads on). @default 'first' */
+  keep?: 'first' | 'last';
 }
 
 export interface LogFileInfo {
@@ -118,6 +140,8 @@ export interface LogSearchResult {
   processId: string;
   file: LogFileRef;
   matches: LogLine[];
+  /** Lines that matched, returned or not (more than `matches` when the last ones were kept). */
+  matchedLines: number;
   /** Bytes read. */
   scannedBytes: number;
   /** The whole file was read (false: the scan stopped at its cap, or at `maxMatches`). */

@@ -1,11 +1,13 @@
 import type { ClusterRegistry } from '../clusters/cluster-registry.ts';
-import type { ExportsApi, SkewReportRequest } from '../contracts/exports.ts';
+import type { ExportAttachmentsRequest, ExportsApi, IncidentBundleRequest, SkewReportRequest } from '../contracts/exports.ts';
 import { requireId } from '../flink-rest/input-checks.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { publicEntry, type OperationsJournal } from '../operations/journal.ts';
 import { fetchJobExceptions } from '../sampling/job-exceptions.ts';
 import { fetchJobGraph } from '../sampling/job-graph.ts';
-import { exportSkewReport, saveIncidentBundle } from './job-exports.ts';
+import { LOCAL_ENGINE_NO_FLAME_GRAPH } from '../inspect/inspect-service.ts';
+import { fetchAttachments } from './incident-attachments.ts';
+import { exportSkewReport, saveIncidentBundle, type AttachmentsOf } from './job-exports.ts';
 import type { ReportCluster } from './skew-report.ts';
 import { exportSubtaskMetrics } from './subtask-metrics.ts';
 
@@ -24,17 +26,24 @@ export class ExportsService implements ExportsApi {
   }
 
   async skewReport(clusterId: string, jobId: string, request: SkewReportRequest) {
-    return exportSkewReport(this.history, await this.reportCluster(clusterId), requireId(jobId, 'job'), request);
+    const id = requireId(jobId, 'job');
+    return exportSkewReport(this.history, await this.reportCluster(clusterId), id, request, this.attachmentsOf(clusterId, id, request));
   }
 
-  async incidentBundle(clusterId: string, jobId: string, request: { windowMs: number }) {
+  async incidentBundle(clusterId: string, jobId: string, request: IncidentBundleRequest) {
     const id = requireId(jobId, 'job');
     const cluster = await this.reportCluster(clusterId);
     const client = this.registry.connection(clusterId).client;
     // What the cluster still knows of the job goes in too; a cluster gone leaves the recording only.
     const [jobGraph, exceptions] = await Promise.all([fetchJobGraph(client, clusterId, id).catch(() => null), fetchJobExceptions(client, clusterId, id).catch(() => null)]);
     const journal = this.journal.list({ clusterId, jobId: id, limit: 1000 }).map(publicEntry);
-    return saveIncidentBundle(this.history, cluster, id, request, { savedBy: this.savedBy, jobGraph, exceptions, journal });
+    return saveIncidentBundle(this.history, cluster, id, request, { savedBy: this.savedBy, jobGraph, exceptions, journal }, this.attachmentsOf(clusterId, id, request));
+  }
+
+  /** The finding's subtask's flame graph and log lines, from the cluster now (the local engine has no flame graphs to turn on). */
+  private attachmentsOf(clusterId: string, jobId: string, request: ExportAttachmentsRequest): AttachmentsOf {
+    const flameGraphOffSentence = this.registry.isBuiltIn(clusterId) ? LOCAL_ENGINE_NO_FLAME_GRAPH : undefined;
+    return (finding) => fetchAttachments(this.registry.connection(clusterId).client, clusterId, jobId, finding, request, { flameGraphOffSentence });
   }
 
   /** What a report says of its cluster; the Flink version when the cluster answers (a recording's may not). */

@@ -10,13 +10,15 @@ import type { HistoryStore } from '../history/history-store.ts';
 import type { JobSample } from '../history/job-sample.ts';
 import { decodeVertexSample, encodeVertexSample } from '../history/sample-codec.ts';
 import { OperationsJournal } from '../operations/journal.ts';
+import { describeAttachment, type IncidentAttachments } from './incident-attachments.ts';
 import type { ReportCluster, SkewReport } from './skew-report.ts';
 
 /**
  * An incident bundle: one gzipped JSON file with what an incident review needs about one job, readable without the
  * cluster — the window's samples (the history's own column encoding, base64), the checkpoints and their per-subtask
  * details, the history's events, the job graph and exceptions as the cluster last showed them, the operations
- * journal's entries for the job, and the report made from it all. Reopened by importing it into a history store:
+ * journal's entries for the job, the report made from it all, and — when asked for — the flame graph and the log lines
+ * of the subtask the finding names, all listed in its manifest. Reopened by importing it into a history store:
  * the report and every view then come from the same code as for a live job, so a report from a bundle is the report
  * the console made when it saved the bundle.
  */
@@ -41,6 +43,17 @@ export interface IncidentBundle {
   exceptions: JobExceptions | null;
   journal: JournalEntry[];
   report: SkewReport;
+  /** What the bundle holds, and the attachments asked for: included, or why not. Absent in bundles saved before it. */
+  manifest?: BundleManifest;
+  /** The opt-in attachments about the finding's subtask (its flame graph, its log lines). */
+  attachments?: IncidentAttachments;
+}
+
+export interface BundleManifest {
+  /** Each part of the bundle by its field, with how many items it holds. */
+  parts: Array<{ name: string; items: number }>;
+  /** Each attachment asked for, by its field in `attachments`: included (and its size as JSON) or not, in words. */
+  attachments: Array<{ name: keyof IncidentAttachments; included: boolean; bytes: number; description: string }>;
 }
 
 export interface BundleExtras {
@@ -48,6 +61,7 @@ export interface BundleExtras {
   jobGraph: JobGraph | null;
   exceptions: JobExceptions | null;
   journal: JournalEntry[];
+  attachments?: IncidentAttachments;
 }
 
 /** The bundle of a report's window, read from the store the report was made from. */
@@ -63,6 +77,25 @@ export function collectBundle(store: HistoryStore, report: SkewReport, windowMs:
       return columns ? [{ triggerTimestamp: c.triggerTimestamp, id: c.id, vertexId: v.vertexId, columns: encodeCheckpointSubtasks(columns).toString('base64') }] : [];
     }),
   );
+  const events = from === null || to === null ? [] : store.events.list(clusterId, jobId, from, to);
+  const attachments = extras.attachments ?? {};
+  const manifest: BundleManifest = {
+    parts: [
+      { name: 'samples', items: samples.length },
+      { name: 'checkpoints', items: checkpoints.length },
+      { name: 'checkpointSubtasks', items: checkpointSubtasks.length },
+      { name: 'events', items: events.length },
+      { name: 'jobGraph', items: extras.jobGraph ? 1 : 0 },
+      { name: 'exceptions', items: extras.exceptions?.entries.length ?? 0 },
+      { name: 'journal', items: extras.journal.length },
+      { name: 'report', items: 1 },
+    ],
+    attachments: (['flameGraph', 'logExcerpt'] as const).flatMap((name) => {
+      const attached = attachments[name];
+      if (!attached) return [];
+      return [{ name, included: attached.included, bytes: attached.included ? Buffer.byteLength(JSON.stringify(attached.value)) : 0, description: describeAttachment(name, attached) }];
+    }),
+  };
   return {
     format: INCIDENT_BUNDLE.mimeType,
     bundleVersion: INCIDENT_BUNDLE_VERSION,
@@ -70,15 +103,17 @@ export function collectBundle(store: HistoryStore, report: SkewReport, windowMs:
     cluster: report.cluster,
     jobId,
     windowMs,
+    manifest,
     samples: samples.map((s) => ({ ...s, vertices: s.vertices.map((v) => encodeVertexSample(v).toString('base64')) })),
     checkpoints,
     checkpointSubtasks,
     checkpointOverview: store.checkpoints.overview(clusterId, jobId) ?? null,
-    events: from === null || to === null ? [] : store.events.list(clusterId, jobId, from, to),
+    events,
     jobGraph: extras.jobGraph,
     exceptions: extras.exceptions,
     journal: extras.journal,
     report,
+    attachments,
   };
 }
 

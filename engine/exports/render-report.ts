@@ -1,3 +1,4 @@
+import type { IncidentAttachments } from './incident-attachments.ts';
 import { reportHtml } from './report-html.ts';
 import { subtasksCsvChunks, verticesCsv } from './report-csv.ts';
 import { jsonVertex, type SkewReport } from './skew-report.ts';
@@ -28,9 +29,12 @@ export function isReportFormat(value: unknown): value is ReportFormat {
   return (REPORT_FORMATS as readonly unknown[]).includes(value);
 }
 
-/** Pure: the report's text in a format (UTF-8), its MIME type and a file name that sorts by the window's time. */
-export function renderReport(report: SkewReport, format: ReportFormat): { content: string; mime: string; suggestedName: string } {
-  return { content: [...renderReportChunks(report, format)].join(''), mime: MIME[format], suggestedName: reportFileName(report, format) };
+/**
+ * Pure: the report's text in a format (UTF-8), its MIME type and a file name that sorts by the window's time. The
+ * attachments (the finding's subtask's flame graph and log lines) go into the HTML only.
+ */
+export function renderReport(report: SkewReport, format: ReportFormat, attachments?: IncidentAttachments): { content: string; mime: string; suggestedName: string } {
+  return { content: [...renderReportChunks(report, format, attachments)].join(''), mime: MIME[format], suggestedName: reportFileName(report, format) };
 }
 
 export function reportFileName(report: SkewReport, format: ReportFormat): string {
@@ -41,11 +45,11 @@ export function reportFileName(report: SkewReport, format: ReportFormat): string
  * The same text in pieces (a vertex at a time for CSV and JSON), for a writer that streams it to a file: a big job's
  * report is tens of MB, and the memory it takes to write stays that of one vertex.
  */
-export function renderReportChunks(report: SkewReport, format: ReportFormat): Iterable<string> {
+export function renderReportChunks(report: SkewReport, format: ReportFormat, attachments?: IncidentAttachments): Iterable<string> {
   if (format === 'csv') return subtasksCsvChunks(report);
   if (format === 'vertices-csv') return [verticesCsv(report)];
   if (format === 'json') return jsonChunks(report);
-  return [reportHtml(report)];
+  return [reportHtml(report, attachments)];
 }
 
 /**

@@ -1,7 +1,12 @@
 import type { MetricSkew } from '../contracts/diagnosis.ts';
 import type { BeforeAfter, BeforeAfterRow } from '../contracts/before-after.ts';
 import type { ReportState } from './report-state.ts';
+import { attachmentsHtml } from './attachments-html.ts';
+import { bytes, esc, fmt, iso, list, num, pct, seconds, table, truncate } from './html-parts.ts';
+import type { IncidentAttachments } from './incident-attachments.ts';
 import { subtaskCell, type ReportCheckpoint, type ReportVertex, type SkewReport } from './skew-report.ts';
+
+export { esc } from './html-parts.ts';
 
 /**
  * Pure: the report as one self-contained HTML page — inline styles and inline SVG charts, no script, no request to
@@ -12,7 +17,8 @@ import { subtaskCell, type ReportCheckpoint, type ReportVertex, type SkewReport 
 const HEATMAP_COLUMNS = 128;
 const FULL_TABLE_ROWS = 2000;
 
-export function reportHtml(report: SkewReport): string {
+/** `attachments`: the finding's subtask's flame graph and log lines, where the export asked for them. */
+export function reportHtml(report: SkewReport, attachments?: IncidentAttachments): string {
   const title = `Skew report: ${report.job.name} (${report.job.id.slice(0, 8)})`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -35,6 +41,7 @@ ${list(report.finding.details)}
 <p class="meta">Confidence ${esc(report.confidence.level)}${report.confidence.reasons.length ? `: ${esc(report.confidence.reasons.join('; '))}` : ''}.</p>
 ${report.otherFindings.length ? `<h3>Also</h3>${list(report.otherFindings.map((f) => f.sentence))}` : ''}
 </section>
+${attachmentsHtml(attachments)}
 <section>
 <h2>Busy time per subtask (window mean, ms/s)</h2>
 ${heatmap(report.vertices)}
@@ -260,15 +267,6 @@ function subtasksTable(report: SkewReport): string {
   return `${note}${table(['Vertex', 'Subtask', 'TaskManager', 'Records in/s', 'Records out/s', 'Busy mean (ms/s)', 'Busy max', 'Back-pressured mean', 'Idle mean', 'Checkpointed state', 'Key groups', ''], rows.map((r) => r.map((c) => (typeof c === 'number' ? num(c) : c))))}`;
 }
 
-function table(headers: string[], rows: unknown[][]): string {
-  const cells = (row: unknown[]) => row.map((c) => `<td>${esc(c === null || c === undefined ? '' : String(c))}</td>`).join('');
-  return `<table><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${cells(r)}</tr>`).join('\n')}</tbody></table>`;
-}
-
-function list(items: string[]): string {
-  return items.length ? `<ul>${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>` : '';
-}
-
 /** White (idle) to deep red (1000 ms/s busy); grey for no figure. */
 function heat(value: number | null): string {
   if (value === null) return '#d9d9d9';
@@ -276,48 +274,6 @@ function heat(value: number | null): string {
   const g = Math.round(245 - 200 * t);
   const b = Math.round(240 - 210 * t);
   return `rgb(${Math.round(255 - 45 * t)},${g},${b})`;
-}
-
-export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** Locale-free number formatting: the same bytes on every machine. */
-function num(value: number): string {
-  const fixed = Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(Math.abs(value) >= 10 ? 1 : 2);
-  const [whole, fraction] = fixed.split('.');
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction ? `.${fraction}` : ''}`;
-}
-
-function pct(value: number): string {
-  return `${value.toFixed(1)}%`;
-}
-
-function bytes(value: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = value;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${u === 0 ? v.toFixed(0) : v.toFixed(1)} ${units[u]}`;
-}
-
-function seconds(ms: number): string {
-  return ms % 60_000 === 0 && ms >= 60_000 ? `${ms / 60_000} min` : `${num(ms / 1000)} s`;
-}
-
-function iso(t: number): string {
-  return new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '');
-}
-
-function fmt(n: number): string {
-  return String(Math.round(n * 100) / 100);
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 const STYLE = `
@@ -337,6 +293,8 @@ table{border-collapse:collapse;width:100%;font-size:12px;margin:8px 0}
 th,td{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}
 td:nth-child(n+2){font-variant-numeric:tabular-nums}
+svg.flame text{font-size:10px;fill:#1b1f24}
+pre.log{font:11px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;border:1px solid #d0d7de;padding:8px;white-space:pre-wrap;word-break:break-all}
 @media print{
   body{margin:0;max-width:none;font-size:11px}
   *{-webkit-print-color-adjust:exact;print-color-adjust:exact}

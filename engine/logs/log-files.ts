@@ -70,7 +70,7 @@ export async function searchLog(client: FlinkRestClient, clusterId: string, proc
   const task = request.task === null || request.task.trim() === '' ? null : request.task.trim();
   if (text === null && task === null) throw new EngineError('invalid-input', 'A search needs a text or a task to look for.');
   const { spec, params } = fileSpec(process, request.file);
-  const matcher = new LineMatcher({ text, task }, maxMatches);
+  const matcher = new LineMatcher({ text, task }, maxMatches, request.keep ?? 'first');
   const scan = await client.scanText(spec, params, maxScan, (chunk) => matcher.push(chunk));
   if (scan.endOfFile) matcher.end();
   return {
@@ -78,6 +78,7 @@ export async function searchLog(client: FlinkRestClient, clusterId: string, proc
     processId: process,
     file: request.file,
     matches: matcher.matches,
+    matchedLines: matcher.matched,
     scannedBytes: scan.bytesRead,
     scannedLines: matcher.lines,
     complete: scan.endOfFile && !matcher.full,

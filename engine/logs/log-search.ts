@@ -1,5 +1,6 @@
 import type { LogLine } from '../contracts/logs.ts';
 import { lineText } from './log-lines.ts';
+import { visibleText } from './visible-text.ts';
 
 /** The longest line a search keeps whole; the rest of a longer line is read past, not held. */
 const MAX_LINE_BYTES = 64 * 1024;
@@ -18,24 +19,40 @@ export interface LineFilter {
  * one chunk and one line held at a time, whatever the file's size.
  */
 export class LineMatcher {
-  readonly matches: LogLine[] = [];
+  private kept: LogLine[] = [];
   lines = 0;
+  /** Lines the filter accepted, kept or not. */
+  matched = 0;
   private carry: Buffer[] = [];
   private carryBytes = 0;
   private lineOffset = 0;
   private position = 0;
   private inTaskEntry = false;
   private readonly needle: string | null;
+  /** The task as its lines read once made visible (a vertex named with a control character). */
+  private readonly task: string | null;
 
+  /**
+   * `keep`: the first `maxMatches` lines (the scan stops there), or the last ones (the scan reads on, keeping the
+   * newest: a task's latest lines).
+   */
   constructor(
-    private readonly filter: LineFilter,
+    filter: LineFilter,
     private readonly maxMatches: number,
+    private readonly keep: 'first' | 'last' = 'first',
   ) {
-    this.needle = filter.text === null || filter.text === '' ? null : filter.text.toLowerCase();
+    this.needle = filter.text === null || filter.text === '' ? null : visibleText(filter.text).toLowerCase();
+    this.task = filter.task === null || filter.task === '' ? null : visibleText(filter.task);
   }
 
   get full(): boolean {
-    return this.matches.length >= this.maxMatches;
+    return this.keep === 'first' && this.kept.length >= this.maxMatches;
+  }
+
+  /** The lines kept, in the file's order. */
+  get matches(): LogLine[] {
+    if (this.kept.length > this.maxMatches) this.kept = this.kept.slice(-this.maxMatches);
+    return this.kept;
   }
 
   /** Feeds a chunk; false once `maxMatches` lines matched. */
@@ -75,11 +92,14 @@ export class LineMatcher {
     const number = this.lines;
     const offset = this.lineOffset;
     this.lineOffset = this.position;
-    if (this.filter.task !== null && this.filter.task !== '') {
-      if (ENTRY_START.test(text)) this.inTaskEntry = text.includes(this.filter.task);
+    if (this.task !== null) {
+      if (ENTRY_START.test(text)) this.inTaskEntry = text.includes(this.task);
       if (!this.inTaskEntry) return;
     }
     if (this.needle !== null && !text.toLowerCase().includes(this.needle)) return;
-    this.matches.push({ number, offset, text });
+    this.matched++;
+    this.kept.push({ number, offset, text });
+    // Keeping the last ones: the older half goes at once, not a line at a time.
+    if (this.kept.length >= 2 * this.maxMatches) this.kept = this.kept.slice(-this.maxMatches);
   }
 }

@@ -88,6 +88,16 @@ describe('binary bytes and escape sequences in a log', () => {
     expect(page.lines[2]).toEqual({ number: 3, offset: firstLength + binary.length, text: '2026-12-02 16:00:01,000 INFO  after' });
   });
 
+  it('a task named with escape sequences is found by that name, its lines shown made visible', async () => {
+    const task = `tenant${PAYLOAD} (1/2)#0`;
+    const served = await taskManagerLog(function* () {
+      yield Buffer.from(`2026-12-02 16:00:00,000 INFO  Task [] - ${task} switched from DEPLOYING to RUNNING.\n2026-12-02 16:00:01,000 INFO  Task [] - other (2/2)#0\n`);
+    });
+    const found = await searchLog(served.client, 'c', TM, { file: { kind: 'log' }, text: null, task });
+    expect(found.matches.map((m) => m.number)).toEqual([1]);
+    expect(found.matches[0].text).not.toMatch(CONTROL);
+  });
+
   it('an HTML page where a file should be is not taken for a log', async () => {
     const served = await taskManagerLog(function* () {
       yield Buffer.from('<html><body>Sign in</body></html>');

@@ -1,27 +1,18 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { assignKeyToParallelOperator } from '../../../engine/analysis/key-groups/key-group-range-assignment';
 import { testIds } from '../../../renderer/testIds';
 import { DiagnosisPanel } from '../../pages/DiagnosisPanel';
 import { LogsPanel } from '../../pages/LogsPanel';
 import { engineJson, expect, test } from '../../support/console';
-import { ROOT } from '../../support/paths';
+import { HOT_TENANT_AT_ONCE, writeHotTenantAtOnce } from '../../support/scenarios';
 
 /**
  * The finding's Log and Thread buttons on the bundled local engine (the real-Flink diagnosis spec clicks them on
  * Flink): from the root-cause sentence to the hot subtask's TaskManager log, filtered to its task's lines as the
- * engine's own REST serves them, and to its thread in a fresh dump. acme takes 40% of the traffic from the second
- * second (hot-tenant waits 30 s), so the first look names tenant-cost's hot subtask within seconds of the page.
+ * engine's own REST serves them, and to its thread in a fresh dump. acme is hot from the start (HOT_TENANT_AT_ONCE),
+ * so the first look names tenant-cost's hot subtask within seconds of the page.
  */
-const SCENARIO = path.join(ROOT, 'test-results/scenarios/hot-tenant-at-once.yaml');
-
-test.beforeAll(() => {
-  const scenario = readFileSync(path.join(ROOT, 'resources/scenarios/hot-tenant.yaml'), 'utf8').replace('name: hot-tenant', 'name: hot-tenant-at-once').replace('- at: 30s', '- at: 2s');
-  mkdirSync(path.dirname(SCENARIO), { recursive: true });
-  writeFileSync(SCENARIO, scenario);
-});
-
-test.use({ withLocalEngine: true, localEngineScenario: SCENARIO });
+test.beforeAll(writeHotTenantAtOnce);
+test.use({ withLocalEngine: true, localEngineScenario: HOT_TENANT_AT_ONCE });
 
 async function engineText(url: string, token: string, p: string): Promise<string> {
   const response = await fetch(`${url}${p}`, { headers: { authorization: `Bearer ${token}` } });

@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { assignKeyToParallelOperator } from '../../../engine/analysis/key-groups/key-group-range-assignment';
 import { testIds } from '../../../renderer/testIds';
 import { DiagnosisPanel } from '../../pages/DiagnosisPanel';
 import { expect, test } from '../../support/console';
 import { ROOT } from '../../support/paths';
+import { HOT_TENANT_AT_ONCE, writeHotTenantAtOnce } from '../../support/scenarios';
 
 const SHOTS = path.join(ROOT, 'test-results/screenshots');
 
-test.describe('the built-in local engine (hot-tenant)', () => {
-  test.use({ withLocalEngine: true });
+test.describe('the built-in local engine (hot-tenant, acme hot from the start)', () => {
+  test.beforeAll(writeHotTenantAtOnce);
+  test.use({ withLocalEngine: true, localEngineScenario: HOT_TENANT_AT_ONCE });
 
-  test('exports the HTML skew report, which opens with the network blocked: the root cause and its charts; saves the incident bundle', async ({ app, consoleProcess, page, context }) => {
+  test('exports the HTML skew report, which opens with the network blocked: the root cause and its charts; saves the incident bundle, with the flame graph and log lines asked for', async ({ app, consoleProcess, page, context }) => {
     test.setTimeout(180_000);
     const token = consoleProcess.localEngineToken!;
     const { jobs } = (await (await fetch(`${consoleProcess.localEngineUrl}/jobs/overview`, { headers: { authorization: `Bearer ${token}` } })).json()) as { jobs: Array<{ jid: string }> };
@@ -65,5 +68,28 @@ test.describe('the built-in local engine (hot-tenant)', () => {
     expect(bundle.samples.length).toBeGreaterThanOrEqual(3);
     expect(bundle.jobGraph?.vertices).toHaveLength(3);
     expect(bundle.report.job.id).toBe(jobs[0].jid);
+
+    // Asked for, the flame graph and log lines of the subtask the finding names (acme's): the engine has no flame
+    // graphs, and the manifest says so; its log lines are the engine's.
+    await diagnosis.waitForFinding('skew', 120_000);
+    await page.getByTestId(testIds.exports.attachFlameGraph).check();
+    await page.getByTestId(testIds.exports.attachLogExcerpt).check();
+    const attaching = page.waitForEvent('download');
+    await page.getByTestId(testIds.exports.incidentBundle).click();
+    type Manifest = { attachments: Array<{ name: string; included: boolean; description: string }> };
+    type Finding = { vertexName: string | null; subtasks: Array<{ subtask: number }> };
+    const withAttachments = JSON.parse(gunzipSync(readFileSync(await (await attaching).path())).toString('utf8')) as { manifest: Manifest; report: { finding: Finding } };
+    const [flame, log] = withAttachments.manifest.attachments;
+    expect(flame).toMatchObject({ name: 'flameGraph', included: false, description: expect.stringContaining('Not included: The local engine has no flame graphs') });
+    const hot = withAttachments.report.finding.subtasks[0].subtask;
+    expect(hot).toBe(assignKeyToParallelOperator('acme', 128, 32));
+    expect(log).toMatchObject({ name: 'logExcerpt', included: true, description: expect.stringContaining(`The lines of tenant-cost -> Sink: usd-sink (${hot + 1}/32)#0 in TaskManager `) });
+
+    // The HTML report with them: their sections beside the finding.
+    const reporting = page.waitForEvent('download');
+    await page.getByTestId(testIds.exports.skewReport).click();
+    const withSections = readFileSync(await (await reporting).path(), 'utf8');
+    expect(withSections).toContain('<section data-testid="report-flame-graph" data-included="false"><h2>Flame graph</h2><p>Not included: The local engine has no flame graphs');
+    expect(withSections).toContain('data-testid="report-log-excerpt"');
   });
 });

@@ -7,8 +7,3 @@ export const SubtaskLogLink = createContext<((row: SubtaskRow) => void) | null>(
 export function useSubtaskLogLink(): ((row: SubtaskRow) => void) | null {
   return useContext(SubtaskLogLink);
 }
-
-/** `Execution.getVertexWithAttempt()`: the name Flink gives a subtask in its logs and to its thread. */
-export function taskName(vertexName: string, subtaskIndex: number, parallelism: number, attempt: number): string {
-  return `${vertexName} (${subtaskIndex + 1}/${parallelism})#${attempt}`;
-}

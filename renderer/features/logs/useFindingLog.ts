@@ -3,7 +3,7 @@ import type { Finding } from '../../../engine/contracts/diagnosis';
 import type { JobsApi, VertexSubtasks } from '../../../engine/contracts/jobs';
 import { toErrorInfo } from '../../components/errors';
 import type { LogsTab } from './LogsPanel';
-import { taskName } from './subtaskLogLink';
+import { subtaskLogTarget } from '../../../engine/contracts/logs';
 
 /** The log (or thread dump) of a finding's subtask: its TaskManager, and the name Flink gives its task there. */
 export interface FindingLogTarget {
@@ -14,9 +14,8 @@ export interface FindingLogTarget {
 
 /** Where the finding's first subtask runs, as a log target; or why there is none, in words. */
 export function findingLogTarget(index: number, vertex: Pick<VertexSubtasks, 'name' | 'parallelism' | 'subtasks'>, tab: LogsTab): FindingLogTarget | string {
-  const row = vertex.subtasks.find((s) => s.index === index);
-  if (!row?.taskManagerId) return `Subtask ${index} of ${vertex.name} runs on no TaskManager now (${row?.status ?? 'not listed'}): no log to open.`;
-  return { processId: row.taskManagerId, task: taskName(vertex.name, index, vertex.parallelism, row.attempt), tab };
+  const target = subtaskLogTarget(index, vertex);
+  return typeof target === 'string' ? target : { ...target, tab };
 }
 
 /**

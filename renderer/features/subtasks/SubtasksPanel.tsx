@@ -16,7 +16,8 @@ import { nextTableRows, sameDayNow } from './subtaskRows';
 import { SubtasksTable } from './SubtasksTable';
 import { useJobsApi } from '../jobs/api';
 import { LogsPanel } from '../logs/LogsPanel';
-import { SubtaskLogLink, taskName } from '../logs/subtaskLogLink';
+import { taskName } from '../../../engine/contracts/logs';
+import { SubtaskLogLink } from '../logs/subtaskLogLink';
 
 /**
  * A vertex's subtasks, polled while open; closing the panel unmounts it and its polling stops. Memoized: the job page
