@@ -17,22 +17,15 @@ const MAX_DRAWN_DEPTH = 80;
 export function attachmentsHtml(attachments: IncidentAttachments | undefined): string {
   const parts: string[] = [];
   const flame = attachments?.flameGraph;
-  if (flame) {
-    parts.push(
-      flame.included
-        ? flameGraphSection(flame.value)
-        : `<section data-testid="report-flame-graph" data-included="false"><h2>Flame graph</h2><p>Not included: ${esc(flame.reason)}</p></section>`,
-    );
-  }
+  if (flame) parts.push(flame.included ? flameGraphSection(flame.value) : missing('report-flame-graph', 'Flame graph', flame.reason));
   const log = attachments?.logExcerpt;
-  if (log) {
-    parts.push(
-      log.included
-        ? logExcerptSection(log.value)
-        : `<section data-testid="report-log-excerpt" data-included="false"><h2>Log excerpt</h2><p>Not included: ${esc(log.reason)}</p></section>`,
-    );
-  }
+  if (log) parts.push(log.included ? logExcerptSection(log.value) : missing('report-log-excerpt', 'Log excerpt', log.reason));
   return parts.join('\n');
+}
+
+/** An attachment asked for that the export could not include, and why. */
+function missing(testId: string, title: string, reason: string): string {
+  return `<section data-testid="${testId}" data-included="false"><h2>${title}</h2><p>Not included: ${esc(reason)}</p></section>`;
 }
 
 function flameGraphSection(g: AttachedFlameGraph): string {

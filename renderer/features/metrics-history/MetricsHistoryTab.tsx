@@ -7,8 +7,8 @@ import { Panel } from '../../components/Panel';
 import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import type { JobTabProps } from '../job-graph/JobTabs';
-import { WindowChoice } from '../../components/WindowChoice';
-import { METRIC_WINDOWS, clockTime, metricWindow, type MetricWindowId } from './windows';
+import { MetricWindowChoice, useMetricWindow } from './MetricWindowChoice';
+import { clockTime } from './windows';
 import { useHistoryApi } from '../history/api';
 
 /** Vertices charted before "show all": the busiest first. */
@@ -26,40 +26,26 @@ const LINES = [
  */
 export function MetricsHistoryTab({ clusterId, jobId, refresh }: JobTabProps): ReactNode {
   const historyApi = useHistoryApi();
-  const [windowId, setWindowId] = useState<MetricWindowId>('live');
-  const [anchoredAt, setAnchoredAt] = useState<number>(() => Date.now());
+  const chosen = useMetricWindow();
   const [showAll, setShowAll] = useState(false);
-  const window = metricWindow(windowId);
-  const poll = usePolling<JobMetricsHistory>(
-    () => historyApi.metrics(clusterId, jobId, window.ms, window.follows ? undefined : anchoredAt),
-    window.follows ? refresh.intervalMs : null,
-    { key: `${clusterId}/${jobId}/${windowId}/${window.follows ? 'live' : anchoredAt}`, paused: refresh.paused, refreshSignal: refresh.refreshSignal },
-  );
+  const window = chosen.window;
+  const poll = usePolling<JobMetricsHistory>(() => historyApi.metrics(clusterId, jobId, window.ms, chosen.end), window.follows ? refresh.intervalMs : null, {
+    key: `${clusterId}/${jobId}/${chosen.key}`,
+    paused: refresh.paused,
+    refreshSignal: refresh.refreshSignal,
+  });
   const data = poll.data;
   const vertices = useMemo(() => {
     const sorted = [...(data?.vertices ?? [])].sort((a, b) => (b.peakBusyMax ?? -1) - (a.peakBusyMax ?? -1));
     return showAll ? sorted : sorted.slice(0, FIRST_VERTICES);
   }, [data, showAll]);
 
-  const onChooseWindow = (id: MetricWindowId) => {
-    setWindowId(id);
-    setAnchoredAt(Date.now());
-  };
-
   return (
     <Panel
       title="Busy time and backpressure over time"
       poll={poll}
       testId={testIds.metricsHistory.tab}
-      actions={
-        <WindowChoice label="Time window" options={METRIC_WINDOWS.map((w) => ({ key: w.id, label: w.label }))} chosen={windowId} onChoose={onChooseWindow} testId={testIds.metricsHistory.window}>
-          {!window.follows ? (
-            <button type="button" className="button button--tiny button--ghost" onClick={() => setAnchoredAt(Date.now())} title="Move the window to end now">
-              ↻ to now
-            </button>
-          ) : null}
-        </WindowChoice>
-      }
+      actions={<MetricWindowChoice state={chosen} testId={testIds.metricsHistory.window} />}
     >
       <PollErrorBanner poll={poll} context="Reading the history failed" />
       {data ? (

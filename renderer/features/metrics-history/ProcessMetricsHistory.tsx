@@ -1,14 +1,14 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ProcessMetricPoint, ProcessMetricsHistory as History } from '../../../engine/contracts/history';
 import type { ClusterRefresh } from '../../app/refreshSettings';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import { DASH, formatBytes, formatCount, formatInterval, formatMillis, formatTimestamp } from '../../components/format';
 import { usePolling } from '../../components/usePolling';
-import { WindowChoice } from '../../components/WindowChoice';
 import { testIds } from '../../testIds';
 import { useHistoryApi } from '../history/api';
-import { METRIC_WINDOWS, clockTime, metricWindow, type MetricWindowId } from './windows';
+import { MetricWindowChoice, useMetricWindow } from './MetricWindowChoice';
+import { clockTime } from './windows';
 
 const AXIS = { fill: '#98a4b5', fontSize: 10 };
 const TOOLTIP = { contentStyle: { background: '#151b24', border: '1px solid #3a4658', fontSize: 12 } };
@@ -41,32 +41,20 @@ const NETWORK: ChartLine[] = [
  */
 export function ProcessMetricsHistory({ clusterId, processId, refresh }: { clusterId: string; processId: string; refresh: ClusterRefresh }): ReactNode {
   const historyApi = useHistoryApi();
-  const [windowId, setWindowId] = useState<MetricWindowId>('live');
-  const [anchoredAt, setAnchoredAt] = useState<number>(() => Date.now());
-  const window = metricWindow(windowId);
-  const poll = usePolling<History>(
-    () => historyApi.processMetrics(clusterId, processId, window.ms, window.follows ? undefined : anchoredAt),
-    window.follows ? refresh.intervalMs : null,
-    { key: `${clusterId}/${processId}/${windowId}/${window.follows ? 'live' : anchoredAt}`, paused: refresh.paused, refreshSignal: refresh.refreshSignal },
-  );
+  const chosen = useMetricWindow();
+  const poll = usePolling<History>(() => historyApi.processMetrics(clusterId, processId, chosen.window.ms, chosen.end), chosen.window.follows ? refresh.intervalMs : null, {
+    key: `${clusterId}/${processId}/${chosen.key}`,
+    paused: refresh.paused,
+    refreshSignal: refresh.refreshSignal,
+  });
   const data = poll.data;
   const taskManager = processId !== 'jobmanager';
-  const onChooseWindow = (id: MetricWindowId) => {
-    setWindowId(id);
-    setAnchoredAt(Date.now());
-  };
 
   return (
     <section className="process-history" aria-label="Over time" data-testid={testIds.processHistory.panel}>
       <div className="process-history__head">
         <h3 className="chart-title">Over time</h3>
-        <WindowChoice label="Time window" options={METRIC_WINDOWS.map((w) => ({ key: w.id, label: w.label }))} chosen={windowId} onChoose={onChooseWindow} testId={testIds.processHistory.window}>
-          {!window.follows ? (
-            <button type="button" className="button button--tiny button--ghost" onClick={() => setAnchoredAt(Date.now())} title="Move the window to end now">
-              ↻ to now
-            </button>
-          ) : null}
-        </WindowChoice>
+        <MetricWindowChoice state={chosen} testId={testIds.processHistory.window} />
       </div>
       <PollErrorBanner poll={poll} context="Reading the history failed" />
       {!data && !poll.error ? <p className="muted">Loading the history…</p> : null}
