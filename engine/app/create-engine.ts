@@ -69,9 +69,9 @@ export function createEngine(deps: EngineDeps): Engine {
   const registry = new ClusterRegistry(deps.clusterStore, secrets, deps.builtInClusters);
   const metricsStores = new MetricsStores(registry);
   const currentGraphs = new CurrentGraphs((clusterId, jobId) => fetchJobGraph(registry.connection(clusterId).client, clusterId, jobId));
-  // The sampler reuses the graph a page fetched: a page open on a job costs it nothing for the job's aggregates.
   // The JobManager's and TaskManagers' memory and GC, sampled on the heels of a watched job's samples of their cluster.
   const processSampler = new ProcessSampler({ history });
+  // The sampler reuses the graph a page fetched: a page open on a job costs it nothing for the job's aggregates.
   const watcher = new JobWatcher({
     history,
     connection: (clusterId) => registry.connection(clusterId),
