@@ -8,6 +8,7 @@ import { fetchJobGraph } from '../sampling/job-graph.ts';
 import { exportSkewReport, saveIncidentBundle } from './job-exports.ts';
 import type { ReportCluster } from './skew-report.ts';
 import { exportSubtaskMetrics } from './subtask-metrics.ts';
+import { HISTORY_ONLY, type WindowReach } from '../sampling/job-watcher.ts';
 
 /** Files the engine prepares for the user to save: the same code as `flink-ops report` and `flink-ops bundle`. */
 export class ExportsService implements ExportsApi {
@@ -17,6 +18,8 @@ export class ExportsService implements ExportsApi {
     private readonly journal: OperationsJournal,
     /** Who saved a bundle: this console's version. */
     private readonly savedBy: string,
+    /** Fills a window from the cluster's metrics store where it reaches back before the history (see JobWatcher). */
+    private readonly windows: WindowReach = HISTORY_ONLY,
   ) {}
 
   async subtaskMetrics(clusterId: string, jobId: string) {
@@ -24,11 +27,14 @@ export class ExportsService implements ExportsApi {
   }
 
   async skewReport(clusterId: string, jobId: string, request: SkewReportRequest) {
-    return exportSkewReport(this.history, await this.reportCluster(clusterId), requireId(jobId, 'job'), request);
+    const id = requireId(jobId, 'job');
+    await this.windows.reachBack(clusterId, id, { windowMs: request?.windowMs });
+    return exportSkewReport(this.history, await this.reportCluster(clusterId), id, request);
   }
 
   async incidentBundle(clusterId: string, jobId: string, request: { windowMs: number }) {
     const id = requireId(jobId, 'job');
+    await this.windows.reachBack(clusterId, id, { windowMs: request?.windowMs });
     const cluster = await this.reportCluster(clusterId);
     const client = this.registry.connection(clusterId).client;
     // What the cluster still knows of the job goes in too; a cluster gone leaves the recording only.
