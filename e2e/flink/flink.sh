@@ -940,7 +940,8 @@ for i, v in enumerate(verts):
         with open(os.path.join(out, d + name), "w") as f:
             json.dump(body, f, indent=2)
             f.write("\n")
-        files[d + name] = {"path": p + ("/metrics" if name == "subtask-figures.json" else "/subtasks/metrics"), "status": code}
+        asked = "/metrics" if name == "subtask-figures.json" else "/subtasks/metrics?get=%s,numRecordsIn&agg=min,max,avg,sum,skew" % METRICS
+        files[d + name] = {"path": p + asked, "status": code}
 manifest = {
     "flinkVersion": version,
     "recordedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

@@ -213,7 +213,7 @@ export class JobWatcher {
    */
   async reachBack(clusterId: string, jobId: string, from: number): Promise<void>;
   /** The same for a window of `windowMs` ending at the job's newest sample, as the diagnosis and the charts read it. */
-  async reachBack(clusterId: string, jobId: string, from: { windowMs: number }): Promise<void>;
+  async reachBack(clusterId: string, jobId: string, window: { windowMs: number }): Promise<void>;
   async reachBack(clusterId: string, jobId: string, since: number | { windowMs: number }): Promise<void> {
     const last = this.options.history.samples.job(clusterId, jobId)?.lastSampleAt;
     if (last === undefined) return;
