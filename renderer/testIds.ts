@@ -296,6 +296,7 @@ export const testIds = {
     vertexChart: (vertexId: string) => `metrics-history-vertex-${vertexId}`,
     empty: 'metrics-history-empty',
     events: 'metrics-history-events',
+    readings: 'metrics-history-readings',
   },
   state: {
     tab: 'state-tab',

@@ -814,6 +814,10 @@ import json, os, sys, time, urllib.request, urllib.error
 base, jid, out, version = sys.argv[1:]
 METRICS = ("busyTimeMsPerSecond,backPressuredTimeMsPerSecond,idleTimeMsPerSecond,"
            "numRecordsInPerSecond,numRecordsOutPerSecond")
+# A vertex's figures per subtask, in the order of SUBTASK_FIGURES (engine/sampling/subtask-figures.ts).
+FIGURES = ("busyTimeMsPerSecond backPressuredTimeMsPerSecond idleTimeMsPerSecond numRecordsInPerSecond "
+           "numRecordsOutPerSecond numRecordsIn numRecordsOut numBytesIn numBytesOut accumulateBusyTimeMs "
+           "accumulateBackPressuredTimeMs accumulateIdleTimeMs currentInputWatermark").split()
 # The TaskManagers panel's metrics, in the order of TASKMANAGER_METRICS (engine/sampling/taskmanagers.ts).
 TM_METRICS = ("Status.JVM.Memory.Heap.Used,Status.JVM.Memory.Heap.Max,Status.Flink.Memory.Managed.Used,"
               "Status.Flink.Memory.Managed.Total,Status.JVM.CPU.Load,Status.Shuffle.Netty.UsedMemorySegments,"
@@ -923,6 +927,21 @@ for i, v in enumerate(verts):
     save(d + "subtasks-metrics-skew.json", p + "/subtasks/metrics?get=%s&agg=min,max,avg,sum,skew" % METRICS)
     save(d + "backpressure.json", p + "/backpressure")
     save(d + "watermarks.json", p + "/watermarks")
+    # The vertex's figures per subtask and Flink's aggregates of them from the same metric store, read while the
+    # store stood still (the aggregates equal before and after): the console aggregates the figures as Flink does.
+    for _ in range(30):
+        _, before = get(p + "/subtasks/metrics?get=%s,numRecordsIn&agg=min,max,avg,sum,skew" % METRICS)
+        code, figures = get(p + "/metrics?get=" + ",".join("%d.%s" % (k, m) for k in range(v["parallelism"]) for m in FIGURES))
+        _, after = get(p + "/subtasks/metrics?get=%s,numRecordsIn&agg=min,max,avg,sum,skew" % METRICS)
+        if before == after:
+            break
+        time.sleep(1)
+    for name, body in (("subtask-figures.json", figures), ("subtask-figures-aggregated.json", after)):
+        with open(os.path.join(out, d + name), "w") as f:
+            json.dump(body, f, indent=2)
+            f.write("\n")
+        asked = "/metrics" if name == "subtask-figures.json" else "/subtasks/metrics?get=%s,numRecordsIn&agg=min,max,avg,sum,skew" % METRICS
+        files[d + name] = {"path": p + asked, "status": code}
 manifest = {
     "flinkVersion": version,
     "recordedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

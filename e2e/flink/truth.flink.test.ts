@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDiagnosis } from '../../engine/contracts/diagnosis.ts';
 import type { JobGraph } from '../../engine/contracts/jobs.ts';
+import { createClient } from '../../engine/clusters/cluster-connections.ts';
 import { parseCsv } from '../../engine/exports/testing/parse-csv.ts';
+import { fetchJobGraph } from '../../engine/sampling/job-graph.ts';
 import { getFromFlink, readFlinkCluster } from '../support/flinkCluster.ts';
 import { startWebUiPoller, type WebUiPoller } from './web-ui-poller.ts';
 
@@ -110,6 +112,43 @@ describe(`the console's figures against Flink ${cluster.version}'s own, at the s
     }
     expect(compared, 'a moment when Flink\'s figures stood still around the console\'s request').toBe(1);
     expect(poller.requests()).toBeGreaterThan(0);
+  });
+
+  it("a watched job's refresh, each vertex read per subtask in one request: the same figures as Flink's aggregates, and its reading adds up", async () => {
+    // What a job page's refresh asks when the job's history wants a reading (jobs-service.ts): the subtasks' own figures,
+    // aggregated by the console as Flink aggregates them. At a moment Flink's figures stood still, equal to Flink's.
+    const client = createClient({ name: 'truth', url: cluster.restUrl, auth: { kind: 'none' }, timeoutMs: 10_000 }, undefined);
+    const job = await get<{ 'start-time': number; vertices: Array<{ id: string; parallelism: number }> }>(`/jobs/${cluster.jobId}`);
+    const all = new Set(job.vertices.map((v) => v.id));
+    let compared = 0;
+    for (let attempt = 0; attempt < 20 && compared === 0; attempt++) {
+      const before = await flinkNow();
+      const graph = await fetchJobGraph(client, 'truth', cluster.jobId, { perSubtask: all });
+      const after = await flinkNow();
+      if (JSON.stringify([...before]) !== JSON.stringify([...after])) continue;
+      // The test job's vertices are narrow enough to be read in one request each: no aggregated request was made.
+      expect(graph.requestCount).toBe(1 + job.vertices.length);
+      expect([...(graph.subtaskFigures?.keys() ?? [])].sort()).toEqual([...all].sort());
+      for (const vertex of graph.vertices) {
+        const flink = before.get(vertex.id)!;
+        const what = `${vertex.name} (attempt ${attempt})`;
+        expect(vertex.busyTimeMsPerSecond?.max, `${what}: busy max`).toBe(flink.busyMax);
+        expect(vertex.busyTimeMsPerSecond?.avg, `${what}: busy mean`).toBeCloseTo(flink.busyAvg, 9);
+        expect(vertex.backPressuredTimeMsPerSecond?.max, `${what}: back-pressured max`).toBe(flink.backPressuredMax);
+        expect(vertex.backPressuredTimeMsPerSecond?.avg, `${what}: back-pressured mean`).toBeCloseTo(flink.backPressuredAvg, 9);
+        if (vertex.parallelism > 1) expect(vertex.dataSkewPercent, `${what}: Data Skew %`).toBeCloseTo(flink.dataSkew, 9);
+        expect(vertex.backpressureLevel, `${what}: backpressure level`).toBe(flink.level);
+        // The reading's clocks: busy + back-pressured + idle accumulated, each subtask's time since it started.
+        const figures = graph.subtaskFigures!.get(vertex.id)!;
+        for (let k = 0; k < vertex.parallelism; k++) {
+          const clock = figures.values.accumulateBusyTimeMs[k] + figures.values.accumulateBackPressuredTimeMs[k] + figures.values.accumulateIdleTimeMs[k];
+          expect(clock, `${what}: subtask ${k}'s clock`).toBeGreaterThan(0);
+          expect(clock, `${what}: subtask ${k}'s clock`).toBeLessThanOrEqual(Date.now() - job['start-time']);
+        }
+      }
+      compared++;
+    }
+    expect(compared, 'a moment when Flink\'s figures stood still around the console\'s refresh').toBe(1);
   });
 
   it("report: busy + back-pressured + idle = 1000 ms/s for every subtask, and each mean within the range of Flink's own figures meanwhile", async () => {

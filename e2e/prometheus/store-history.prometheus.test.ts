@@ -241,7 +241,9 @@ describe(`the history from Prometheus, against the console's own samples and Fli
       new RegExp(`^GET ${job}$`),
       new RegExp(`^GET ${job}/checkpoints$`),
       new RegExp(`^GET ${job}/checkpoints/details/\\d+(/subtasks/[0-9a-f]{32})?$`),
-      // The cluster's own check (once per connection) and the store's check of which jobs run.
+      // The TaskManagers a series' `tm_id` names (every 5 minutes), the cluster's own check (once per connection)
+      // and the store's check of which jobs run.
+      /^GET \/taskmanagers$/,
       /^GET \/config$/,
       /^GET \/jobmanager\/config$/,
       /^GET \/jobs\/overview$/,

@@ -61,6 +61,20 @@ function aggregatedSubset(responses: Map<string, { status: number; body: string 
 }
 
 /**
+ * A request for a vertex's figures per subtask (`…/vertices/:vid/metrics?get=0.a,1.a,…`), answered as Flink does from
+ * the figures the recording holds (recordings made since `flink.sh record` keeps them): those asked for that it has.
+ * undefined when the recording has none (the replay then refuses it, as a proxy with a shorter request line would).
+ */
+function figuresSubset(responses: Map<string, { status: number; body: string }>, rawPath: string): { status: number; body: string } | undefined {
+  const url = new URL(rawPath, 'http://replay');
+  if (!/\/vertices\/[^/]+\/metrics$/.test(url.pathname) || !url.searchParams.has('get')) return undefined;
+  const recorded = responses.get(decodeURIComponent(url.pathname));
+  if (!recorded || recorded.status !== 200) return undefined;
+  const wanted = new Set(url.searchParams.get('get')!.split(','));
+  return { status: 200, body: JSON.stringify((JSON.parse(recorded.body) as Array<{ id: string }>).filter((m) => wanted.has(m.id))) };
+}
+
+/**
  * A loopback HTTP server that answers with the recorded responses of a real Flink (e2e/flink/recorded/<version>/),
  * so the web specs can walk every page without a running cluster.
  */
@@ -101,7 +115,7 @@ export async function startReplayFlink(version = '2.2.1'): Promise<ReplayFlink> 
       res.writeHead(added.status, { 'content-type': added.contentType });
       return void res.end(added.body);
     }
-    const recorded = responses.get(key) ?? aggregatedSubset(responses, req.url ?? '/');
+    const recorded = responses.get(key) ?? aggregatedSubset(responses, req.url ?? '/') ?? figuresSubset(responses, req.url ?? '/');
     if (recorded) return send(recorded.status, recorded.body);
     misses.push(key);
     return send(404, JSON.stringify({ errors: ['Not found: ' + key] }));

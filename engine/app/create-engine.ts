@@ -68,11 +68,14 @@ export function createEngine(deps: EngineDeps): Engine {
   const { history, secretStore: secrets } = deps;
   const registry = new ClusterRegistry(deps.clusterStore, secrets, deps.builtInClusters);
   const metricsStores = new MetricsStores(registry);
-  const currentGraphs = new CurrentGraphs((clusterId, jobId) => fetchJobGraph(registry.connection(clusterId).client, clusterId, jobId));
   // The JobManager's and TaskManagers' memory and GC, sampled on the heels of a watched job's samples of their cluster.
   const processSampler = new ProcessSampler({ history });
-  // The sampler reuses the graph a page fetched: a page open on a job costs it nothing for the job's aggregates.
-  const watcher = new JobWatcher({
+  // A job's graph is fetched once for its page, the diagnosis and the history: it reads per subtask what the job's
+  // history wants, and the sampler takes a page's refreshes as its samples.
+  const currentGraphs: CurrentGraphs = new CurrentGraphs((clusterId, jobId) =>
+    fetchJobGraph(registry.connection(clusterId).client, clusterId, jobId, { perSubtask: watcher.figuresWanted(clusterId, jobId) }),
+  );
+  const watcher: JobWatcher = new JobWatcher({
     history,
     connection: (clusterId) => registry.connection(clusterId),
     pageGraphs: currentGraphs,
@@ -91,7 +94,7 @@ export function createEngine(deps: EngineDeps): Engine {
     sampleTimeoutMs: deps.sampleTimeoutMs ?? 30_000,
   });
 
-  const diagnosis = new DiagnosisService(registry, new HistoryWindows(history), currentGraphs);
+  const diagnosis = new DiagnosisService(registry, new HistoryWindows(history), currentGraphs, watcher);
 
   const logs = new LogsService(registry);
 
@@ -106,7 +109,7 @@ export function createEngine(deps: EngineDeps): Engine {
     history: new HistoryService(history, registry, watcher),
     diagnosis,
     operations: new OperationsService(operations, registry, history),
-    exports: new ExportsService(registry, history, operations.journal, deps.version),
+    exports: new ExportsService(registry, history, operations.journal, deps.version, watcher),
     kafka,
     state: new StateService(registry, history),
     inspect: new InspectService(registry),

@@ -63,7 +63,9 @@ export async function samplesFromStore(options: StoreOptions, rest: FlinkRestCli
     const now = Date.now();
     const to = Math.floor((now - stepMs) / stepMs) * stepMs;
     const from = Math.ceil((to - windowMs) / stepMs) * stepMs;
-    const read = await readWindow(store, jobLayoutOf(clusterId, details), from, to, stepMs);
+    // A series' `tm_id` is matched to the TaskManagers the REST API lists: a hot subtask's TaskManager named as elsewhere.
+    const taskManagers = await rest.request(endpoints.taskManagers).then((info) => info.taskmanagers.map((tm) => ({ id: tm.id, endpoint: null })), () => []);
+    const read = await readWindow(store, jobLayoutOf(clusterId, details, taskManagers), from, to, stepMs);
     const samples = read.samples.filter((s) => s.vertices.some((v) => v.subtasks !== null));
     if (samples.length < 2) {
       throw new CliError(EXIT.failure, `The metrics store ${store.baseUrl} holds no figures of job ${jobId} in the last ${formatSpan(windowMs)}: is it scraping the cluster's PrometheusReporter?`);

@@ -227,11 +227,28 @@ export interface JobMetricsHistory {
   samples: number;
   /** Of those, how many the console took of the JobManager and how many it read from the cluster's metrics store. */
   samplesFrom: { jobManager: number; prometheus: number };
+  /**
+   * Which vertices the window's samples read per subtask (what the analyses take), beside Flink's aggregates every
+   * sample has: a big job's are read in turns, a budget of vertices a sample.
+   */
+  readings: SubtaskReadings;
   vertices: VertexMetricSeries[];
   markers: HistoryMarker[];
   /** The whole recording of the job, whatever the window. */
   firstSampleAt: number | null;
   lastSampleAt: number | null;
+}
+
+/** What a window's samples read per subtask. */
+export interface SubtaskReadings {
+  /** Vertices of the newest sample. */
+  vertices: number;
+  /** Of those, the vertices read per subtask at least once in the window. */
+  read: number;
+  /** The most vertices one sample read per subtask: below `vertices`, the job is read in turns. */
+  mostPerSample: number;
+  /** How long before the window's end the least recently read of them was read; null when none was. */
+  oldestReadingAgeMs: number | null;
 }
 
 /**

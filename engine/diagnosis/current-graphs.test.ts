@@ -41,6 +41,38 @@ describe('CurrentGraphs: Flink\'s current figures without asking the JobManager 
     expect(fetches).toBe(2);
   });
 
+  it('fetches a job once for a page and a diagnosis asking at the same time, and keeps the page\'s period', async () => {
+    let now = 0;
+    let fetches = 0;
+    let release!: () => void;
+    const graphs = new CurrentGraphs(
+      async (clusterId, jobId) => {
+        fetches++;
+        await new Promise<void>((resolve) => (release = resolve));
+        return graphOf(clusterId, jobId, now);
+      },
+      () => now,
+      10_000,
+    );
+    const d = young();
+    const page = graphs.fetch(d.clusterId, d.jobId);
+    const diagnosis = graphs.diagnose(d);
+    release();
+    await Promise.all([page, diagnosis]);
+    expect(fetches).toBe(1);
+    expect(graphs.recent(d.clusterId, d.jobId)?.periodMs).toBeUndefined();
+    // The page refreshes every 15 s: its period is known from its second refresh on, and a diagnosis asked 14 s after
+    // a refresh takes that refresh's figures (the page's next one comes within its period) rather than a fetch.
+    now = 15_000;
+    const second = graphs.fetch(d.clusterId, d.jobId);
+    release();
+    await second;
+    expect(graphs.recent(d.clusterId, d.jobId)?.periodMs).toBe(15_000);
+    now = 29_000;
+    expect((await graphs.diagnose(d)).basis).toMatchObject({ source: 'flink-now', fetchedAt: 15_000 });
+    expect(fetches).toBe(2);
+  });
+
   it('asks nothing for a window finding that already calls for attention', async () => {
     let fetches = 0;
     const graphs = new CurrentGraphs(async () => {

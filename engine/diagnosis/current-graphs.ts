@@ -1,33 +1,56 @@
 import type { JobDiagnosis } from '../contracts/diagnosis.ts';
-import type { JobGraph } from '../contracts/jobs.ts';
 import { withFlinkNow } from '../analysis/flink-now.ts';
+import type { FetchedJobGraph } from '../sampling/job-graph.ts';
+
+/** A graph as remembered: when it was seen, and how long after the page's refresh before it (a page's period). */
+export type RememberedGraph = FetchedJobGraph & { seenAt: number; periodMs?: number };
 
 /**
- * Flink's current figures for the diagnosis' first look, without asking the JobManager twice: the graph a job page
- * fetched within the last `maxAgeMs` (the JobManager's default metrics fetch interval: fresher figures are not to be
- * had), else one fetch. Only a diagnosis without a verdict of concern needs them.
+ * A job's current graph, fetched once for everyone who needs it: the job page's refreshes (`fetch`), the diagnosis'
+ * first look (`diagnose`: the graph a page fetched within `maxAgeMs` or within the page's own period, else one fetch)
+ * and the history's sampler (`recent`: a page's refreshes are its samples). Fetches of the same job at the same time
+ * are one request to the JobManager.
  */
 export class CurrentGraphs {
-  private readonly latest = new Map<string, JobGraph & { seenAt: number }>();
+  private readonly latest = new Map<string, RememberedGraph>();
+  private readonly inFlight = new Map<string, Promise<FetchedJobGraph>>();
+  /** When a page last refreshed each job's graph. */
+  private readonly pageAt = new Map<string, number>();
   /** When a job's graph last failed: a recorded job's page asks again only after `maxAgeMs`, not at every poll. */
   private readonly failedAt = new Map<string, number>();
 
   constructor(
-    private readonly fetchGraph: (clusterId: string, jobId: string) => Promise<JobGraph>,
+    private readonly fetchGraph: (clusterId: string, jobId: string) => Promise<FetchedJobGraph>,
     private readonly now: () => number = Date.now,
     private readonly maxAgeMs = 10_000,
     private readonly maxJobs = 64,
   ) {}
 
-  remember(graph: JobGraph): void {
-    const key = `${graph.clusterId}\u0000${graph.jobId}`;
-    this.latest.delete(key);
-    this.latest.set(key, { ...graph, seenAt: this.now() });
-    while (this.latest.size > this.maxJobs) this.latest.delete(this.latest.keys().next().value!);
+  /** A page's refresh: the graph fetched now (or the fetch already under way), remembered with the page's period. */
+  async fetch(clusterId: string, jobId: string): Promise<FetchedJobGraph> {
+    const graph = await this.fetchOnce(clusterId, jobId);
+    this.remember(graph, { page: true });
+    return graph;
   }
 
-  /** The graph a page fetched last for the job, and when (the history sampler reuses a recent one). */
-  recent(clusterId: string, jobId: string): (JobGraph & { seenAt: number }) | undefined {
+  /** Keeps a graph fetched for the job; `page`: a page's refresh, whose period the history's sampler follows. */
+  remember(graph: FetchedJobGraph, options: { page?: boolean } = {}): void {
+    const key = `${graph.clusterId}\u0000${graph.jobId}`;
+    const seenAt = this.now();
+    const lastPage = this.pageAt.get(key);
+    const periodMs = options.page ? (lastPage !== undefined ? seenAt - lastPage : undefined) : this.latest.get(key)?.periodMs;
+    if (options.page) this.pageAt.set(key, seenAt);
+    this.latest.delete(key);
+    this.latest.set(key, { ...graph, seenAt, ...(periodMs !== undefined ? { periodMs } : {}) });
+    while (this.latest.size > this.maxJobs) {
+      const oldest = this.latest.keys().next().value!;
+      this.latest.delete(oldest);
+      this.pageAt.delete(oldest);
+    }
+  }
+
+  /** The graph fetched last for the job, and when (the history sampler reuses a recent one). */
+  recent(clusterId: string, jobId: string): RememberedGraph | undefined {
     return this.latest.get(`${clusterId}\u0000${jobId}`);
   }
 
@@ -37,14 +60,17 @@ export class CurrentGraphs {
     return withFlinkNow(diagnosis, await this.graph(diagnosis.clusterId, diagnosis.jobId));
   }
 
-  private async graph(clusterId: string, jobId: string): Promise<JobGraph | null> {
+  private async graph(clusterId: string, jobId: string): Promise<FetchedJobGraph | null> {
     const key = `${clusterId}\u0000${jobId}`;
     const known = this.latest.get(key);
-    if (known && this.now() - known.seenAt <= this.maxAgeMs) return known;
+    // A page refreshing less often than the metrics fetch interval has the figures of its last refresh: its next one
+    // comes within its period (the page asks for the diagnosis as it refreshes), not a second request now.
+    const maxAgeMs = Math.max(this.maxAgeMs, (known?.periodMs ?? 0) + 2_000);
+    if (known && this.now() - known.seenAt <= maxAgeMs) return known;
     const failed = this.failedAt.get(key);
     if (failed !== undefined && this.now() - failed <= this.maxAgeMs) return null;
     try {
-      const graph = await this.fetchGraph(clusterId, jobId);
+      const graph = await this.fetchOnce(clusterId, jobId);
       this.failedAt.delete(key);
       this.remember(graph);
       return graph;
@@ -54,5 +80,15 @@ export class CurrentGraphs {
       while (this.failedAt.size > this.maxJobs) this.failedAt.delete(this.failedAt.keys().next().value!);
       return null;
     }
+  }
+
+  private fetchOnce(clusterId: string, jobId: string): Promise<FetchedJobGraph> {
+    const key = `${clusterId}\u0000${jobId}`;
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.fetchGraph(clusterId, jobId).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
   }
 }

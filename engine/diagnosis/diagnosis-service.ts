@@ -5,6 +5,7 @@ import { EngineError } from '../flink-rest/errors.ts';
 import { requireId } from '../flink-rest/input-checks.ts';
 import type { CurrentGraphs } from './current-graphs.ts';
 import type { HistoryWindows } from './history-windows.ts';
+import { HISTORY_ONLY, type WindowReach } from '../sampling/job-watcher.ts';
 
 /** The root cause, the skew and the keys: read from the history, with Flink's own figures when the window cannot yet tell. */
 export class DiagnosisService implements DiagnosisApi {
@@ -12,17 +13,24 @@ export class DiagnosisService implements DiagnosisApi {
     private readonly registry: ClusterRegistry,
     private readonly windows: HistoryWindows,
     private readonly currentGraphs: CurrentGraphs,
+    /** Fills a window from the cluster's metrics store where it reaches back before the history (see JobWatcher). */
+    private readonly history: WindowReach = HISTORY_ONLY,
   ) {}
 
   async diagnose(clusterId: string, jobId: string, windowMs: number) {
     this.registry.find(clusterId);
-    return this.currentGraphs.diagnose(this.windows.diagnose(clusterId, requireId(jobId, 'job'), windowMs));
+    const id = requireId(jobId, 'job');
+    await this.history.reachBack(clusterId, id, { windowMs });
+    return this.currentGraphs.diagnose(this.windows.diagnose(clusterId, id, windowMs));
   }
 
   async skewHeatmap(clusterId: string, jobId: string, windowMs: number, metric: SkewMetric, aggregate: 'mean' | 'max') {
     this.registry.find(clusterId);
-    return this.windows.heatmap(clusterId, requireId(jobId, 'job'), windowMs, metric, aggregate);
+    const id = requireId(jobId, 'job');
+    await this.history.reachBack(clusterId, id, { windowMs });
+    return this.windows.heatmap(clusterId, id, windowMs, metric, aggregate);
   }
+
 
   async locateKey(lookup: KeyLookup) {
     if (!lookup || typeof lookup.key !== 'string' || !(KEY_TYPES as readonly unknown[]).includes(lookup.keyType)) {

@@ -10,6 +10,7 @@ import { fetchAttachments } from './incident-attachments.ts';
 import { exportSkewReport, saveIncidentBundle, type AttachmentsOf } from './job-exports.ts';
 import type { ReportCluster } from './skew-report.ts';
 import { exportSubtaskMetrics } from './subtask-metrics.ts';
+import { HISTORY_ONLY, type WindowReach } from '../sampling/job-watcher.ts';
 
 /** Files the engine prepares for the user to save: the same code as `flink-ops report` and `flink-ops bundle`. */
 export class ExportsService implements ExportsApi {
@@ -19,6 +20,8 @@ export class ExportsService implements ExportsApi {
     private readonly journal: OperationsJournal,
     /** Who saved a bundle: this console's version. */
     private readonly savedBy: string,
+    /** Fills a window from the cluster's metrics store where it reaches back before the history (see JobWatcher). */
+    private readonly windows: WindowReach = HISTORY_ONLY,
   ) {}
 
   async subtaskMetrics(clusterId: string, jobId: string) {
@@ -27,11 +30,13 @@ export class ExportsService implements ExportsApi {
 
   async skewReport(clusterId: string, jobId: string, request: SkewReportRequest) {
     const id = requireId(jobId, 'job');
+    await this.windows.reachBack(clusterId, id, { windowMs: request?.windowMs });
     return exportSkewReport(this.history, await this.reportCluster(clusterId), id, request, this.attachmentsOf(clusterId, id, request));
   }
 
   async incidentBundle(clusterId: string, jobId: string, request: IncidentBundleRequest) {
     const id = requireId(jobId, 'job');
+    await this.windows.reachBack(clusterId, id, { windowMs: request?.windowMs });
     const cluster = await this.reportCluster(clusterId);
     const client = this.registry.connection(clusterId).client;
     // What the cluster still knows of the job goes in too; a cluster gone leaves the recording only.

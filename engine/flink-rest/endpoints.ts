@@ -43,6 +43,7 @@ export const endpoints = {
   vertexDetails: get('/jobs/:jobid/vertices/:vertexid', 'JobVertexDetailsInfo', schemas.JobVertexDetailsInfo, { echoes: { field: 'id', param: 'vertexid' } }),
   vertexBackPressure: get('/jobs/:jobid/vertices/:vertexid/backpressure', 'JobVertexBackPressureInfo', schemas.JobVertexBackPressureInfo),
   vertexWatermarks: get('/jobs/:jobid/vertices/:vertexid/watermarks', 'MetricCollectionResponseBody', schemas.MetricCollection),
+  vertexMetrics: get('/jobs/:jobid/vertices/:vertexid/metrics', 'MetricCollectionResponseBody', schemas.SubtaskMetricValues),
   taskManagers: get('/taskmanagers', 'TaskManagersInfo', schemas.TaskManagersInfo),
   jobCheckpoints: get('/jobs/:jobid/checkpoints', 'CheckpointingStatistics', schemas.CheckpointingStatistics),
   taskManagerMetrics: get('/taskmanagers/:taskmanagerid/metrics', 'MetricCollectionResponseBody', schemas.TaskManagerMetricCollection),

@@ -196,6 +196,9 @@ describe('impossible values are refused, naming the endpoint and the field', () 
     // Flink computes busy time as 1000 − min(idle + back-pressured, 1000): it is never above 1000.
     ['busy time of 1,040 ms/s', endpoints.subtaskMetricsAggregated, { jobid: JOB, vertexid: vertexId(1) }, [metric('busyTimeMsPerSecond', 1040, 900)], /field `0\.max` is 1040 for busyTimeMsPerSecond, above 1000 ms per second/],
     ['idle time of 1,060 ms/s', endpoints.subtaskMetricsAggregated, { jobid: JOB, vertexid: vertexId(1) }, [metric('idleTimeMsPerSecond', 1060, 900)], /field `0\.max` is 1060 for idleTimeMsPerSecond, above 1050 ms per second/],
+    ['a subtask busy 1.8e19 ms/s, in its figures', endpoints.vertexMetrics, { jobid: JOB, vertexid: vertexId(1) }, [{ id: '0.busyTimeMsPerSecond', value: '1.8E19' }], /GET \/jobs\/:jobid\/vertices\/:vertexid\/metrics .*field `0\.value` is 18000000000000000000 for 0\.busyTimeMsPerSecond, above 1000 ms per second/],
+    ['a negative record count, in its figures', endpoints.vertexMetrics, { jobid: JOB, vertexid: vertexId(1) }, [{ id: '1.numRecordsIn', value: '-4' }], /field `0\.value` is negative \(-4\) for 1\.numRecordsIn/],
+    ['a negative accumulated time, in its figures', endpoints.vertexMetrics, { jobid: JOB, vertexid: vertexId(1) }, [{ id: '0.accumulateIdleTimeMs', value: '-1' }], /field `0\.value` is negative/],
     ['a busy ratio of 1.04', endpoints.vertexBackPressure, { jobid: JOB, vertexid: vertexId(1) }, { status: 'ok', backpressureLevel: 'ok', subtasks: [{ subtask: 0, backpressureLevel: 'ok', ratio: 0, busyRatio: 1.04 }] }, /field `subtasks\.0\.busyRatio`/],
     ['a job state outside JobStatus', endpoints.jobsOverview, {}, { jobs: [{ jid: JOB, name: 'j', state: 'PWNED', 'start-time': 1, 'end-time': -1, duration: 1, tasks: {} }] }, /GET \/jobs\/overview .*field `jobs\.0\.state` is not one of Flink's job states \(JobStatus\)/],
     ['a job state outside JobStatus, in its details', endpoints.jobDetails, { jobid: JOB }, { ...jobDetails(1), state: 'RUNNING\u001b[2J' }, /GET \/jobs\/:jobid .*field `state` is not one of Flink's job states/],
@@ -254,6 +257,55 @@ describe('impossible values are refused, naming the endpoint and the field', () 
       else json(res, 200, { id: vertexId(9), name: 'v', parallelism: 1, subtasks: [] });
     });
     await failure(fetchVertexSubtasks(new FlinkRestClient({ baseUrl: server.url }), 'c', JOB, vertexId(1)), 'unexpected-response', /field `id` does not match the request/);
+  });
+});
+
+describe('a refresh reading figures per subtask (a watched job\'s reading)', () => {
+  /** A 2-vertex job whose figures per subtask are answered by `figures` (or refused with it). */
+  async function figuresJob(figures: (res: ServerResponse, vertex: number) => void) {
+    const asked = { figures: 0, aggregates: 0 };
+    const details = jobDetails(2);
+    const server = await hostile((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === `/jobs/${JOB}`) return json(res, 200, details);
+      const aggregated = /\/vertices\/[0-9a-f]{32}\/subtasks\/metrics$/.test(url.pathname);
+      const perSubtask = /\/vertices\/([0-9a-f]{32})\/metrics$/.exec(url.pathname);
+      if (aggregated) return asked.aggregates++, json(res, 200, [...healthyMetrics, metric('numRecordsIn', 10)]);
+      if (perSubtask) return asked.figures++, figures(res, parseInt(perSubtask[1], 16));
+      json(res, 404, { errors: ['Not found'] });
+    });
+    return { client: new FlinkRestClient({ baseUrl: server.url, timeoutMs: 500 }), asked, all: new Set([vertexId(1), vertexId(2)]) };
+  }
+  const figuresOf = (busy: number[]) =>
+    busy.flatMap((b, k) => [
+      { id: `${k}.busyTimeMsPerSecond`, value: String(b) },
+      ...['backPressuredTimeMsPerSecond', 'idleTimeMsPerSecond', 'numRecordsInPerSecond', 'numRecordsOutPerSecond', 'numRecordsIn'].map((name) => ({ id: `${k}.${name}`, value: '5' })),
+    ]);
+
+  it('a server that does not know the request (a proxy\'s shorter request line): Flink\'s aggregates instead, and never asked again', async () => {
+    const { client, asked, all } = await figuresJob((res) => json(res, 404, { errors: ['Unable to load requested file /bad-request.'] }));
+    const first = await fetchJobGraph(client, 'c', JOB, { perSubtask: all });
+    expect(first.vertices.every((v) => v.busyTimeMsPerSecond?.max === 800)).toBe(true);
+    expect(first.subtaskFigures).toBeUndefined();
+    const asks = asked.figures;
+    await fetchJobGraph(client, 'c', JOB, { perSubtask: all });
+    expect(asked.figures).toBe(asks);
+    expect(asked.aggregates).toBe(4);
+  });
+
+  it('an impossible figure: that vertex\'s metrics unavailable, naming the field; the other vertex is read', async () => {
+    const { client, all } = await figuresJob((res, vertex) => json(res, 200, figuresOf(vertex === 1 ? [1e9, 3] : [400, 600])));
+    const graph = await fetchJobGraph(client, 'c', JOB, { perSubtask: all });
+    expect(graph.vertices[0].metricsUnavailable).toMatch(/GET \/jobs\/:jobid\/vertices\/:vertexid\/metrics .*field `0\.value` is 1000000000 for 0\.busyTimeMsPerSecond/);
+    expect(graph.vertices[1].busyTimeMsPerSecond).toEqual({ min: 400, max: 600, avg: 500, sum: 1000 });
+    expect([...(graph.subtaskFigures?.keys() ?? [])]).toEqual([vertexId(2)]);
+  });
+
+  it('figures that never come: the refresh ends after two deadlines, the vertices said to be unread', async () => {
+    const { client, all } = await figuresJob(() => undefined);
+    const { millis, result } = await timed(() => fetchJobGraph(client, 'c', JOB, { perSubtask: all }));
+    expect(millis).toBeLessThan(2 * 500 + 400);
+    expect(result!.vertices.every((v) => v.metricsUnavailable !== undefined)).toBe(true);
   });
 });
 

@@ -224,6 +224,33 @@ function perSecondBound(metricId: string): number {
 /** `GET …/vertices/:vid/watermarks` and other plain metric lists: bare arrays of string values. */
 export const MetricCollection = z.array(z.object({ id: z.string(), value: z.string().optional() }));
 
+/** Task metrics that count up from the subtask's start (records, bytes, accumulated time): never negative. */
+const COUNTING_METRIC = /^(numRecords(In|Out)|numBytes(In|Out)|accumulate\w+TimeMs)$/;
+
+/**
+ * `GET …/vertices/:vid/metrics?get=0.a,1.a,…`: per-subtask values of task metrics, ids `<subtask>.<metric>`, strings
+ * on the wire. Checked as the aggregates are (time per second bounded per subtask and held to 1000 ms, counts never
+ * negative), so figures aggregated from them pass the same checks as Flink's own aggregates.
+ */
+export const SubtaskMetricValues = MetricCollection.superRefine((metrics, ctx) => {
+  metrics.forEach((metric, i) => {
+    const name = metric.id.slice(metric.id.indexOf('.') + 1);
+    const value = Number(metric.value);
+    if (metric.value === undefined || !Number.isFinite(value)) return;
+    if (value < 0 && (COUNTING_METRIC.test(name) || /TimeMsPerSecond$|PerSecond$/.test(name))) {
+      ctx.addIssue({ code: 'custom', path: [i, 'value'], message: `Is negative (${value}) for ${metric.id}` });
+    } else if (value > perSecondBound(name)) {
+      ctx.addIssue({ code: 'custom', path: [i, 'value'], message: `Is ${value} for ${metric.id}, above ${Math.floor(perSecondBound(name))} ms per second` });
+    }
+  });
+}).transform((metrics) =>
+  metrics.map((metric) => {
+    const name = metric.id.slice(metric.id.indexOf('.') + 1);
+    const value = Number(metric.value);
+    return perSecondBound(name) !== Number.POSITIVE_INFINITY && value > 1000 ? { ...metric, value: '1000.0' } : metric;
+  }),
+);
+
 /** What a TaskManager uses cannot exceed what it has: [used, of] metric names (the JVM's heap max is -1 when unset). */
 const USED_OF_TOTAL: ReadonlyArray<[string, string]> = [
   ['Status.JVM.Memory.Heap.Used', 'Status.JVM.Memory.Heap.Max'],

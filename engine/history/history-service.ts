@@ -88,7 +88,10 @@ export class HistoryService implements HistoryApi {
   async metrics(clusterId: string, jobId: string, windowMs: number, to?: number) {
     const span = requireWhole(windowMs, 'window', 1_000, MAX_METRICS_WINDOW_MS);
     const end = to === undefined || to === null ? Date.now() : requireWhole(to, 'window end', 0);
-    return jobMetricsHistory(this.history, requireText(clusterId, 'cluster id'), requireId(jobId, 'job'), end - span, end);
+    const [cluster, job] = [requireText(clusterId, 'cluster id'), requireId(jobId, 'job')];
+    // A window from before the console watched the job: read from the cluster's metrics store, where it has one.
+    await this.watcher.reachBack(cluster, job, end - span);
+    return jobMetricsHistory(this.history, cluster, job, end - span, end);
   }
 
   async processMetrics(clusterId: string, processId: string, windowMs: number, to?: number) {

@@ -5,6 +5,7 @@ import type { FlinkRestClient, RequestOptions, TrafficStats } from '../flink-res
 import type { RequestPriority } from '../flink-rest/priority-limit.ts';
 import { endpoints, type ResponseOf } from '../flink-rest/endpoints.ts';
 import { EngineError } from '../flink-rest/errors.ts';
+import { aggregatesOf, canReadFigures, fetchSubtaskFigures, figuresRefused, type SubtaskFigures } from './subtask-figures.ts';
 
 type JobDetails = ResponseOf<typeof endpoints.jobDetails>;
 type AggregatedMetrics = ResponseOf<typeof endpoints.subtaskMetricsAggregated>;
@@ -57,17 +58,34 @@ function hasTaskMetrics(status: string): boolean {
 }
 
 /**
- * One refresh of a job page's graph: `GET /jobs/:jobid` (vertices, states and the plan's edges) plus one
- * aggregated metrics request per running vertex (at most {@link MAX_VERTEX_METRIC_REQUESTS}), whatever the
- * parallelism, while the job runs (1 request otherwise: only a running job has rates). A vertex whose metrics request
- * fails is shown as "metrics unavailable"; the rest of the graph is not
- * held back by it, and the whole refresh takes two request deadlines at most. `requestCount` counts this call's
- * requests only, whatever else uses the client meanwhile. `priority: 'background'` for the history sampler, which
- * fetches the graph itself only when no page did within the interval.
+ * A graph as the engine fetched it: with, for the vertices it read per subtask (`perSubtask`), their figures per
+ * subtask — the history's reading of them at this refresh. Never sent to a page (see `withoutSubtaskFigures`).
  */
-export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, jobId: string, options: { priority?: RequestPriority } = {}): Promise<JobGraph> {
+export type FetchedJobGraph = JobGraph & { subtaskFigures?: ReadonlyMap<string, SubtaskFigures> };
+
+export interface JobGraphOptions {
+  /** `background` for the history sampler, which fetches the graph itself only when no page did within the interval. */
+  priority?: RequestPriority;
+  /**
+   * Vertices whose figures to read per subtask, where they fit one request (see subtask-figures.ts): the same one
+   * request per vertex, the graph's aggregates computed from them as Flink computes its own. The watched job's
+   * history asks for them when a per-subtask reading is due, so the page's refresh is that reading.
+   */
+  perSubtask?: ReadonlySet<string>;
+}
+
+/**
+ * One refresh of a job page's graph: `GET /jobs/:jobid` (vertices, states and the plan's edges) plus one metrics
+ * request per running vertex (at most {@link MAX_VERTEX_METRIC_REQUESTS}), whatever the parallelism, while the job
+ * runs (1 request otherwise: only a running job has rates) — Flink's aggregates over the vertex's subtasks, or the
+ * subtasks' own figures where `perSubtask` asks for them. A vertex whose metrics request fails is shown as "metrics
+ * unavailable"; the rest of the graph is not held back by it, and the whole refresh takes two request deadlines at
+ * most. `requestCount` counts this call's requests only, whatever else uses the client meanwhile.
+ */
+export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, jobId: string, options: JobGraphOptions = {}): Promise<FetchedJobGraph> {
   const tally: TrafficStats = { requests: 0, bytes: 0 };
   const { priority } = options;
+  const subtaskFigures = new Map<string, SubtaskFigures>();
   const details = await client.request(endpoints.jobDetails, { jobid: jobId }, undefined, { tally, priority });
   const running = hasRates(details.state) ? details.vertices.filter((v) => hasTaskMetrics(v.status)) : [];
   const sampled = new Set(running.map((v) => v.id));
@@ -89,7 +107,11 @@ export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, 
         const latest = turns?.latest.get(vertex.id);
         return latest ? { carried: latest.metrics, fetchedAt: latest.fetchedAt } : { unavailable: `Not sampled yet: this job's refreshes ask metrics for ${MAX_VERTEX_METRIC_REQUESTS} of its ${running.length} running vertices in turns.` };
       }
-      const sample = await fetchVertexMetrics(client, jobId, vertex.id, { tally, signal: metricsDeadline, priority });
+      const requestOptions = { tally, signal: metricsDeadline, priority };
+      const perSubtask = options.perSubtask?.has(vertex.id) && canReadFigures(client, jobId, vertex);
+      const sample = perSubtask
+        ? await fetchVertexFigures(client, jobId, vertex, requestOptions, subtaskFigures)
+        : await fetchVertexMetrics(client, jobId, vertex.id, requestOptions);
       if (turns && Array.isArray(sample)) turns.latest.set(vertex.id, { metrics: sample, fetchedAt: Date.now() });
       return sample;
     }),
@@ -100,7 +122,44 @@ export async function fetchJobGraph(client: FlinkRestClient, clusterId: string, 
     requestCount: tally.requests,
     responseBytes: tally.bytes,
     ...(turns ? { metricsSampling: { sampled: sampled.size, of: running.length, maxPerRefresh: MAX_VERTEX_METRIC_REQUESTS } } : {}),
+    ...(subtaskFigures.size > 0 ? { subtaskFigures } : {}),
   };
+}
+
+/** The graph as a page gets it: the per-subtask figures are the history's, not the page's. */
+export function withoutSubtaskFigures(graph: FetchedJobGraph): JobGraph {
+  if (!graph.subtaskFigures) return graph;
+  const { subtaskFigures: _, ...rest } = graph;
+  return rest;
+}
+
+/**
+ * A vertex's figures per subtask, and the graph's aggregates computed from them. A refusal of the request (a proxy
+ * with a shorter request line than Flink's, a server that does not know the endpoint) falls back to Flink's
+ * aggregates, for this refresh and the client's next ones.
+ */
+async function fetchVertexFigures(
+  client: FlinkRestClient,
+  jobId: string,
+  vertex: { id: string; parallelism: number },
+  options: RequestOptions,
+  into: Map<string, SubtaskFigures>,
+): Promise<VertexMetricsSample> {
+  try {
+    const figures = await fetchSubtaskFigures(client, jobId, vertex, options);
+    const aggregates = aggregatesOf(figures, VERTEX_METRICS, !withoutSkewAgg.has(client));
+    into.set(vertex.id, figures);
+    return aggregates;
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    // Flink answers [] for a vertex it has no metrics of, and 404 "bad-request" to a request line over its limit; a
+    // proxy may say 414 or 400.
+    if (error.info.status === 404 || error.info.status === 414 || error.info.status === 400) {
+      figuresRefused(client);
+      return fetchVertexMetrics(client, jobId, vertex.id, options);
+    }
+    return { unavailable: error.info.message };
+  }
 }
 
 /** A job's vertices and edges: `GET /jobs/:jobid` alone, the request every graph refresh starts with. */

@@ -112,6 +112,46 @@ describe('sampling a job into the history', () => {
     expect(Math.min(...latest.vertices.flatMap((v) => Array.from(v.subtasks!.attempt)))).toBe(1);
   });
 
+  it('reads narrow vertices from their figures per subtask, learns where their subtasks run from their details, and again after a failover', async () => {
+    store = HistoryStore.open(dirs.make(), { now: () => handle.engine.now() });
+    const connection = connectionTo(handle.url);
+    // Which vertex's details are asked: each request as the client sends it.
+    const asked: string[] = [];
+    const request = connection.client.request.bind(connection.client);
+    connection.client.request = ((spec, params, ...rest) => {
+      asked.push(`${spec.path} ${params?.vertexid ?? ''}`);
+      return request(spec, params, ...rest);
+    }) as typeof connection.client.request;
+    const watcher = new JobWatcher({ history: store, connection: () => connection, now: () => handle.engine.now() });
+    const narrow = (await watcher.sampleNow('local', jobId, { planned: true }))!.vertices.filter((v) => v.parallelism === 4).map((v) => v.id);
+    expect(narrow.length).toBe(2);
+    const detailsOf = (ids: string[]) => asked.filter((e) => ids.some((id) => e === `/jobs/:jobid/vertices/:vertexid ${id}`)).length;
+    // The first reading of every vertex is its details (where its subtasks run); then its figures, with the graph.
+    expect(detailsOf(narrow)).toBe(2);
+    for (let i = 0; i < 6; i++) {
+      handle.engine.advance(10_000);
+      await watcher.sampleNow('local', jobId, { planned: true });
+    }
+    expect(detailsOf(narrow)).toBe(2);
+    const read = store.samples.window('local', jobId, -Infinity, Infinity).at(-1)!.vertices.filter((v) => narrow.includes(v.id) && v.subtasks);
+    expect(read.length).toBeGreaterThan(0);
+    for (const v of read) {
+      expect(Array.from(v.subtasks!.taskManager).every((i) => i >= 0)).toBe(true);
+      expect(Array.from(v.subtasks!.rates.busyTimeMsPerSecond).every(Number.isFinite)).toBe(true);
+    }
+
+    const tm = handle.engine.cluster.taskManagers[1].id;
+    expect((await fetch(`${handle.url}/local-engine/v1/taskmanagers/${tm}/kill`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      handle.engine.advance(10_000);
+      await watcher.sampleNow('local', jobId, { planned: true });
+    }
+    // Redeployed: their details again, and the attempts they tell.
+    expect(detailsOf(narrow)).toBe(4);
+    const after = store.samples.window('local', jobId, -Infinity, Infinity).filter((sample) => sample.jobState === 'RUNNING').at(-1)!;
+    for (const v of after.vertices.filter((vertex) => narrow.includes(vertex.id) && vertex.subtasks)) expect(Math.min(...Array.from(v.subtasks!.attempt))).toBe(1);
+  });
+
   it('ends the watch of a job the cluster no longer knows, and keeps the events', async () => {
     store = HistoryStore.open(dirs.make());
     const watcher = new JobWatcher({ history: store, connection: () => connectionTo(handle.url) });

@@ -4,15 +4,16 @@ import type { HistoryStore } from '../history/history-store.ts';
 import type { HistoryEvent } from '../history/event-log.ts';
 import type { JobSample, VertexSample } from '../history/job-sample.ts';
 import type { JobWatch } from '../contracts/history.ts';
-import type { JobGraph } from '../contracts/jobs.ts';
 import type { FlinkRestClient, TrafficStats } from '../flink-rest/client.ts';
 import { endpoints } from '../flink-rest/endpoints.ts';
 import { CheckpointSync, type CheckpointSyncOptions } from './checkpoint-sync.ts';
-import { fetchJobGraph } from './job-graph.ts';
+import { fetchJobGraph, type FetchedJobGraph } from './job-graph.ts';
 import { comparisonBase, eventsBetween } from './sample-events.ts';
-import { fetchJobSample, fetchPlannedSample, type FetchedSample } from './sample-job.ts';
-import { CHECKPOINTS_MS, newSamplingMemory, planSample, type SamplingMemory } from './sampling-plan.ts';
-import { fetchStoreSamples, type StoreSampling } from './store-samples.ts';
+import { fetchJobSample, fetchPlannedSample, type FetchedSample, type FiguresReading } from './sample-job.ts';
+import { CHECKPOINTS_MS, SUBTASK_READING_MS, dueForFigures, newSamplingMemory, planSample, type SamplingMemory } from './sampling-plan.ts';
+import { canReadFigures } from './subtask-figures.ts';
+import { placementHolds, placementOf } from './subtask-placement.ts';
+import { fetchStoreSamples, fetchStoreWindow, type KnownTaskManagers, type StoreSampling } from './store-samples.ts';
 import { isEndedJobState } from '../flink-rest/job-states.ts';
 
 /**
@@ -41,6 +42,23 @@ export const MAX_BACKOFF = 8;
  */
 export const PAGE_GRAPH_GRACE_MS = 2_000;
 
+/** What reads a window of the history asks first: the window filled from the metrics store where the history does not reach. */
+export interface WindowReach {
+  reachBack(clusterId: string, jobId: string, window: { windowMs: number }): Promise<void>;
+}
+
+/** For a history without a watcher (tests, the CLI): windows are what the history has. */
+export const HISTORY_ONLY: WindowReach = { reachBack: async () => undefined };
+
+/** A metrics store that did not answer a window reaching back is asked again this long after. */
+export const REACH_BACK_RETRY_MS = 60_000;
+
+/**
+ * A page refreshing the job's graph at most this often drives the sampler (its refreshes are the samples); a slower
+ * one would leave the per-subtask readings further apart than their cadence (see sampling-plan.ts).
+ */
+export const MAX_DRIVING_PAGE_PERIOD_MS = SUBTASK_READING_MS;
+
 /** The factor on the interval after a sample: doubled while samples run into their deadline, 1 once one does not. */
 export function nextBackoff(current: number, slow: boolean): number {
   return slow ? Math.min(MAX_BACKOFF, current * 2) : 1;
@@ -50,9 +68,12 @@ export function nextSampleDelay(intervalMs: number, sampleMs: number, backoff = 
   return Math.max(0, intervalMs * backoff - sampleMs, SAMPLE_REST_FACTOR * sampleMs);
 }
 
-/** The graphs job pages fetched (see CurrentGraphs): the sampler reuses a recent one instead of asking again. */
+/**
+ * The graphs fetched for job pages (see CurrentGraphs): the sampler reuses a recent one instead of asking again.
+ * `periodMs`: how long after the page's previous refresh this one came.
+ */
 export interface PageGraphs {
-  recent(clusterId: string, jobId: string): (JobGraph & { seenAt: number }) | undefined;
+  recent(clusterId: string, jobId: string): (FetchedJobGraph & { seenAt: number; periodMs?: number }) | undefined;
 }
 
 export interface JobWatcherOptions {
@@ -68,7 +89,10 @@ export interface JobWatcherOptions {
    * there, and the JobManager is asked only for the job's structure, state and checkpoints.
    */
   storeSampling?(clusterId: string): Promise<StoreSampling | null>;
-  /** The graphs pages fetched: a page open on a job costs the sampler nothing for the job's aggregates. */
+  /**
+   * The graphs pages fetched: a page open on a job costs the sampler nothing for the job's aggregates, nor for the
+   * per-subtask readings the page's graph read (see `figuresWanted`).
+   */
   pageGraphs?: PageGraphs;
   /** Called after each stored sample. */
   onSample?: (sample: JobSample, connection: ClusterConnection) => Promise<void> | void;
@@ -99,6 +123,8 @@ interface Running {
   intervalMs: number;
   /** The factor on the interval while the JobManager answers slowly (see MAX_BACKOFF). */
   backoff: number;
+  /** The cluster's TaskManagers as a metrics store's series are matched to them (see store-samples.ts). */
+  taskManagers: KnownTaskManagers | undefined;
 }
 
 /**
@@ -112,6 +138,8 @@ interface Running {
  */
 export class JobWatcher {
   private readonly running = new Map<string, Running>();
+  /** Per job, how far back its history was filled from the metrics store (see `reachBack`). */
+  private readonly reachedBack = new Map<string, number>();
   private readonly now: () => number;
   private readonly openWatchIdleMs: number;
 
@@ -177,6 +205,48 @@ export class JobWatcher {
     return state.previous;
   }
 
+  /**
+   * Fills a job's history back to `from` from its cluster's metrics store, where the store has figures from before
+   * the history's first sample: a window that reaches back before the console watched the job (or before it was
+   * started) is read from the store, not left empty. Once per job and time: what the store did not have is not asked
+   * for again, and a store that does not answer leaves the window as the history has it.
+   */
+  async reachBack(clusterId: string, jobId: string, from: number): Promise<void>;
+  /** The same for a window of `windowMs` ending at the job's newest sample, as the diagnosis and the charts read it. */
+  async reachBack(clusterId: string, jobId: string, window: { windowMs: number }): Promise<void>;
+  async reachBack(clusterId: string, jobId: string, since: number | { windowMs: number }): Promise<void> {
+    const last = this.options.history.samples.job(clusterId, jobId)?.lastSampleAt;
+    if (last === undefined) return;
+    const from = typeof since === 'number' ? since : last - since.windowMs;
+    // A window that is not one (the services check it, and say so, after) reaches back nowhere.
+    if (!Number.isFinite(from)) return;
+    const key = `${clusterId}\u0000${jobId}`;
+    const history = this.options.history.samples;
+    const first = history.job(clusterId, jobId)?.firstSampleAt;
+    if (first === undefined || !this.options.storeSampling || (this.reachedBack.get(key) ?? Infinity) <= from) return;
+    const sampling = await this.options.storeSampling(clusterId).catch(() => null);
+    if (!sampling || first - from < sampling.stepMs) return;
+    // Asked once: concurrent windows (the page polls its diagnosis and its charts) do not read it twice; a store that
+    // did not answer is asked again a while later.
+    this.reachedBack.set(key, from);
+    const earliest = history.heads(clusterId, jobId, first, first)[0];
+    const layout = {
+      clusterId,
+      jobId,
+      jobName: earliest.jobName,
+      jobStartTime: earliest.jobStartTime,
+      vertices: earliest.vertices,
+      edges: earliest.edges,
+      taskManagers: this.running.get(key)?.taskManagers?.list ?? earliest.taskManagers,
+    };
+    try {
+      for (const sample of await fetchStoreWindow(sampling, layout, from, first - sampling.stepMs)) await history.append(sample);
+    } catch {
+      const retry = setTimeout(() => this.reachedBack.delete(key), REACH_BACK_RETRY_MS);
+      retry.unref?.();
+    }
+  }
+
   /** Stops every loop (the app quits); the watches stay persisted and resume on the next start. */
   async stop(): Promise<void> {
     const pending = [...this.running.values()].map((r) => r.inFlight);
@@ -210,6 +280,7 @@ export class JobWatcher {
         readings: new Map(latest?.vertices.filter((v) => v.subtasks).map((v) => [v.id, v])),
         intervalMs: 10_000,
         backoff: 1,
+        taskManagers: undefined,
       };
       this.running.set(key, state);
     }
@@ -266,9 +337,10 @@ export class JobWatcher {
     let samples: JobSample[];
     try {
       connection = this.options.connection(clusterId);
-      samples = (await this.fromStore(connection, clusterId, jobId, state)) ?? [
+      const sampled = (await this.fromStore(connection, clusterId, jobId, state)) ?? [
         kind === 'full' ? await this.fullSample(connection.client, clusterId, jobId, state) : await this.plannedSample(connection.client, clusterId, jobId, state),
       ];
+      samples = sampled.filter((sample) => sample !== undefined);
     } catch (error) {
       await this.onFailure(clusterId, jobId, state, error);
       return;
@@ -322,7 +394,12 @@ export class JobWatcher {
     if (!sampling) return null;
     const checkpointsDue = state.memory.checkpointsAt === undefined || t - state.memory.checkpointsAt >= CHECKPOINTS_MS;
     // While the store is silent, every round asks it something, even with no step to read yet (see `probe`).
-    const round = await fetchStoreSamples(connection.client, sampling, clusterId, jobId, this.readingsOf(state), t, state.storeSilentSince !== undefined, checkpointsDue);
+    const round = await fetchStoreSamples(connection.client, sampling, clusterId, jobId, this.readingsOf(state), t, {
+      probe: state.storeSilentSince !== undefined,
+      withCheckpoints: checkpointsDue,
+      taskManagers: state.taskManagers,
+    });
+    state.taskManagers = round.taskManagers;
     if (round.checkpoints) state.memory.checkpointsAt = t;
     if (round.storeFailure !== undefined) return silent(round.storeFailure);
     if (state.storeSilentSince !== undefined) {
@@ -362,36 +439,90 @@ export class JobWatcher {
   }
 
   /**
-   * The loop's sample (see sampling-plan.ts): the aggregates from the page's graph when one is recent, else fetched;
-   * the per-subtask readings and checkpoints the plan asks for, each part under its own deadline (the graph's two,
-   * the readings' one, the checkpoints' one: four request deadlines at most, whatever the job's size).
+   * The vertices a refresh of the job's graph should read per subtask now (see subtask-figures.ts): those whose
+   * reading the watch wants and can take from their figures. Undefined for a job not watched yet.
    */
-  private async plannedSample(client: FlinkRestClient, clusterId: string, jobId: string, state: Running): Promise<JobSample> {
+  figuresWanted(clusterId: string, jobId: string): ReadonlySet<string> | undefined {
+    const state = this.running.get(`${clusterId}\u0000${jobId}`);
+    if (!state?.memory.graph) return undefined;
+    return dueForFigures(state.memory, state.memory.graph, this.now(), this.pacing(clusterId, jobId, state).intervalMs);
+  }
+
+  /**
+   * How the sampler is paced now: by its own interval, or by a page refreshing the job's graph about as often (see
+   * MAX_DRIVING_PAGE_PERIOD_MS), whose refreshes are then the samples; `page` is the page's latest graph.
+   */
+  private pacing(clusterId: string, jobId: string, state: Running) {
+    const page = this.options.pageGraphs?.recent(clusterId, jobId);
+    const t = this.now();
+    const period = page?.periodMs;
+    const pageDrives = page !== undefined && period !== undefined && period <= MAX_DRIVING_PAGE_PERIOD_MS && t - page.seenAt < period + PAGE_GRAPH_GRACE_MS;
+    return { page, pageDrives, intervalMs: pageDrives ? Math.max(state.intervalMs, period) : state.intervalMs };
+  }
+
+  /**
+   * The loop's sample (see sampling-plan.ts): the aggregates from the page's graph when one is recent, else fetched;
+   * the per-subtask readings the plan asks for — from the figures per subtask the graph read where their placement is
+   * known (no request of its own), else from the vertex details — and checkpoints, each part under its own deadline
+   * (the graph's two, the readings' one, the checkpoints' one: four request deadlines at most, whatever the job's size).
+   */
+  private async plannedSample(client: FlinkRestClient, clusterId: string, jobId: string, state: Running): Promise<JobSample | undefined> {
     const t = this.now();
     const tally: TrafficStats = { requests: 0, bytes: 0 };
-    const page = this.options.pageGraphs?.recent(clusterId, jobId);
-    const reused = page && page.seenAt > (state.previous?.t ?? -Infinity) && t - page.seenAt <= state.intervalMs + PAGE_GRAPH_GRACE_MS ? page : undefined;
-    let graph: JobGraph;
-    if (reused) graph = reused;
-    else {
-      graph = await fetchJobGraph(client, clusterId, jobId, { priority: 'background' });
-      tally.requests += graph.requestCount;
-      tally.bytes += graph.responseBytes ?? 0;
-    }
     const memory = state.memory;
     if (state.warmingUp) {
       state.warmingUp = false;
       memory.readAt.clear();
     }
-    const plan = planSample(memory, graph, t, state.intervalMs);
+    // A page refreshing about as often as the history samples drives it: each refresh is a sample, and between them
+    // the JobManager is asked nothing (the page's next refresh comes within its period).
+    const { page, pageDrives, intervalMs } = this.pacing(clusterId, jobId, state);
+    const reused = page && page.seenAt > (state.previous?.t ?? -Infinity) && t - page.seenAt <= intervalMs + PAGE_GRAPH_GRACE_MS ? page : undefined;
+    if (!reused && pageDrives) return undefined;
+    let graph: FetchedJobGraph;
+    if (reused) graph = reused;
+    else {
+      // The sampler's own graph reads per subtask the vertices due for it: their readings cost no request of their own.
+      const perSubtask = memory.graph ? dueForFigures(memory, memory.graph, t, intervalMs) : undefined;
+      graph = await fetchJobGraph(client, clusterId, jobId, { priority: 'background', perSubtask });
+      tally.requests += graph.requestCount;
+      tally.bytes += graph.responseBytes ?? 0;
+    }
+    const figured = new Map<string, FiguresReading>();
+    for (const [id, figures] of graph.subtaskFigures ?? []) {
+      const vertex = graph.vertices.find((v) => v.id === id);
+      const placement = memory.placements.get(id);
+      if (vertex && placement && placementHolds(placement, vertex)) figured.set(id, { figures, placement });
+    }
+    const plan = planSample(memory, graph, t, intervalMs, new Set(figured.keys()));
+    // A vertex whose figures a graph can read but this one did not (it moved since, or a page's refresh came before it
+    // was due) waits for the next graph, a page's or the sampler's own, which reads them: no requests of its own now,
+    // unless it is an interval overdue already.
+    const detailed = plan.read.filter((id) => {
+      const vertex = graph.vertices.find((v) => v.id === id)!;
+      const placement = memory.placements.get(id);
+      const readableByGraph = placement !== undefined && placementHolds(placement, vertex) && canReadFigures(client, jobId, vertex);
+      const overdue = t - (memory.readAt.get(id) ?? -Infinity) >= SUBTASK_READING_MS + intervalMs;
+      return !(readableByGraph && !overdue);
+    });
     const before = { ...tally };
-    // Only the page's figures, nothing read: the sample describes the moment the page fetched them.
-    const at = reused && plan.read.length === 0 ? reused.seenAt : t;
-    const { sample, deadlinePassed } = await fetchPlannedSample(client, clusterId, graph, plan.read, this.readingsOf(state), at, tally);
-    const subtasksRead = sample.vertices.filter((v) => v.subtasks && plan.read.includes(v.id)).reduce((sum, v) => sum + v.parallelism, 0);
+    // Only what the graph read, nothing requested: the sample describes the moment the graph was fetched.
+    const graphAt = reused ? reused.seenAt : t;
+    const at = detailed.length === 0 ? graphAt : t;
+    const { sample, deadlinePassed, restarted } = await fetchPlannedSample(client, clusterId, graph, { detailed, figured }, this.readingsOf(state), at, tally);
+    const subtasksRead = sample.vertices.filter((v) => v.subtasks && detailed.includes(v.id)).reduce((sum, v) => sum + v.parallelism, 0);
     if (subtasksRead > 0) memory.bytesPerSubtask = Math.max(1, (tally.bytes - before.bytes) / subtasksRead);
-    for (const id of plan.read) memory.readAt.set(id, t);
-    memory.moved = new Set(plan.moved);
+    for (const id of figured.keys()) memory.readAt.set(id, graphAt);
+    for (const id of detailed) {
+      memory.readAt.set(id, t);
+      const vertex = sample.vertices.find((v) => v.id === id);
+      const startTime = graph.vertices.find((v) => v.id === id)?.startTime;
+      if (vertex?.subtasks) memory.placements.set(id, placementOf(vertex.subtasks, sample.taskManagers, startTime));
+      else memory.placements.delete(id);
+    }
+    // A subtask deployed again: where it runs now is in the vertex's details, read at its next reading.
+    for (const id of restarted) memory.placements.delete(id);
+    memory.moved = new Set([...plan.moved, ...restarted]);
     memory.graph = graph;
     sample.lastCompletedCheckpointId = state.previous?.lastCompletedCheckpointId ?? null;
     if (plan.checkpoints) {

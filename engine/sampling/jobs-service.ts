@@ -6,7 +6,7 @@ import { requireId } from '../flink-rest/input-checks.ts';
 import { isEndedJobState } from '../flink-rest/job-states.ts';
 import { fetchJobs } from './cluster-views.ts';
 import { fetchJobExceptions } from './job-exceptions.ts';
-import { fetchJobGraph, fetchJobPlan } from './job-graph.ts';
+import { fetchJobPlan, withoutSubtaskFigures } from './job-graph.ts';
 import { fetchJobRescales, type EndedRescaleDetails } from './job-rescales.ts';
 import type { JobWatcher } from './job-watcher.ts';
 import { fetchVertexSubtasks } from './vertex-subtasks.ts';
@@ -31,11 +31,12 @@ export class JobsService implements JobsApi {
   }
 
   async graph(clusterId: string, jobId: string) {
-    const graph = await fetchJobGraph(this.registry.connection(clusterId).client, clusterId, requireId(jobId, 'job'));
-    this.currentGraphs.remember(graph);
+    // The refresh reads per subtask the vertices whose reading the job's history wants now (see create-engine.ts):
+    // the page's requests are the history's, which then asks the JobManager nothing more for them.
+    const graph = await this.currentGraphs.fetch(clusterId, requireId(jobId, 'job'));
     // A page showing a job keeps it watched: its history fills in the background while the operator looks.
     if (!isEndedJobState(graph.state)) await this.watcher.watch(clusterId, jobId, { jobName: graph.name });
-    return graph;
+    return withoutSubtaskFigures(graph);
   }
 
   async plan(clusterId: string, jobId: string) {

@@ -6,6 +6,8 @@ import { emptySubtaskColumns, stateCode, type JobSample, type SubtaskColumns, ty
 import { hasRates } from './job-graph.ts';
 import { withRates } from './sample-rates.ts';
 import { MAX_READING_REQUESTS, READABLE_VERTEX_STATES } from './sampling-plan.ts';
+import type { SubtaskFigures } from './subtask-figures.ts';
+import { columnsFromFigures, type SubtaskPlacement } from './subtask-placement.ts';
 
 type JobDetails = ResponseOf<typeof endpoints.jobDetails>;
 type VertexDetails = ResponseOf<typeof endpoints.vertexDetails>;
@@ -215,31 +217,49 @@ export function subtaskColumnsOf(parallelism: number, details: VertexDetails, wa
   return columns;
 }
 
+/** A vertex read from its subtasks' figures (see subtask-figures.ts), and where its subtasks run. */
+export interface FiguresReading {
+  figures: SubtaskFigures;
+  placement: SubtaskPlacement;
+}
+
 /**
  * One frugal sample: the job and its aggregates as `graph` shows them (the job page's own graph, or one the sampler
- * fetched), plus the per-subtask details and watermarks of the vertices in `read` under one shared deadline. The other
- * vertices carry Flink's aggregates only (`subtasks: null`, no `unavailable`: not missing, just not read this time).
- * Rates of a vertex read now are over its subtasks' clocks since its previous reading (`readings`).
+ * fetched), plus per-subtask readings: of the vertices in `figured`, from the figures per subtask the graph read; of
+ * the vertices in `detailed`, from their details and watermarks, under one shared deadline. The other vertices carry
+ * Flink's aggregates only (`subtasks: null`, no `unavailable`: not missing, just not read this time). Rates of a
+ * vertex read now are over its subtasks' clocks since its previous reading (`readings`). `restarted`: vertices whose
+ * figures show a subtask deployed again since then (their placement no longer holds).
  */
 export async function fetchPlannedSample(
   client: FlinkRestClient,
   clusterId: string,
   graph: JobGraph,
-  read: readonly string[],
+  reads: { detailed: readonly string[]; figured: ReadonlyMap<string, FiguresReading> },
   readings: JobSample | undefined,
   t: number,
   tally?: TrafficStats,
-): Promise<{ sample: JobSample; deadlinePassed: boolean }> {
-  const deadline = { ...sampleDeadline(client, read.length), tally };
-  const wanted = new Set(read);
+): Promise<{ sample: JobSample; deadlinePassed: boolean; restarted: string[] }> {
+  const deadline = { ...sampleDeadline(client, reads.detailed.length), tally };
+  const detailed = new Set(reads.detailed);
   const taskManagers = taskManagerIndex();
-  const fetched = new Map(
-    await Promise.all(
-      graph.vertices.filter((v) => wanted.has(v.id)).map(async (v) => [v.id, await fetchVertex(client, graph.jobId, v, deadline, taskManagers.indexOf)] as const),
-    ),
+  const previous = new Map(readings?.vertices.map((v) => [v.id, v.subtasks]));
+  const restarted: string[] = [];
+  const fetched = new Map<string, FetchedVertex>();
+  await Promise.all(
+    graph.vertices.map(async (v) => {
+      const reading = reads.figured.get(v.id);
+      if (reading) {
+        const { columns, restarted: again } = columnsFromFigures(reading.figures, reading.placement, previous.get(v.id), taskManagers.indexOf);
+        if (again) restarted.push(v.id);
+        fetched.set(v.id, { subtasks: columns });
+      } else if (detailed.has(v.id)) {
+        fetched.set(v.id, await fetchVertex(client, graph.jobId, v, deadline, taskManagers.indexOf));
+      }
+    }),
   );
   const sample = withRates(readings, toPlannedSample(clusterId, graph, fetched, taskManagers.list, t));
-  return { sample, deadlinePassed: wanted.size > 0 && deadline.signal.aborted };
+  return { sample, deadlinePassed: detailed.size > 0 && deadline.signal.aborted, restarted };
 }
 
 /** Pure: a graph (job, vertices, aggregates) and the vertices read → the sample (rates not yet computed). */

@@ -7,6 +7,7 @@ import {
   MAX_READING_REQUESTS,
   MOVED_READING_GAP_MS,
   SUBTASK_READING_MS,
+  dueForFigures,
   movedVertices,
   newSamplingMemory,
   planSample,
@@ -58,16 +59,16 @@ function run(memory: SamplingMemory, graphAt: (t: number) => JobGraph, from: num
 }
 
 describe('what a background sample reads', () => {
-  it('a steady 3-vertex job: every subtask every 20 s, /checkpoints once a minute, a checkpoint\'s details every 2 minutes', () => {
+  it('a steady 3-vertex job: every subtask every 20 s, /checkpoints once a minute, a checkpoint\'s details every 5 minutes', () => {
     const steady = graph([vertex(1), vertex(2), vertex(3)]);
-    const taken = run(newSamplingMemory(), () => steady, 0, 36);
+    const taken = run(newSamplingMemory(), () => steady, 0, 66);
     const readings = taken.filter((s) => s.read.length > 0);
-    expect(readings.map((s) => s.t)).toEqual(Array.from({ length: 18 }, (_, i) => i * SUBTASK_READING_MS));
+    expect(readings.map((s) => s.t)).toEqual(Array.from({ length: 33 }, (_, i) => i * SUBTASK_READING_MS));
     expect(SUBTASK_READING_MS).toBe(20_000);
     expect(readings.every((s) => s.read.length === 3)).toBe(true);
-    expect(taken.filter((s) => s.checkpoints).map((s) => s.t)).toEqual([0, 60_000, 120_000, 180_000, 240_000, 300_000]);
-    expect(taken.filter((s) => s.details > 0).map((s) => s.t)).toEqual([0, 120_000, 240_000]);
-    expect(CHECKPOINT_DETAILS_MS).toBe(2 * CHECKPOINTS_MS);
+    expect(taken.filter((s) => s.checkpoints).map((s) => s.t)).toEqual(Array.from({ length: 11 }, (_, i) => i * CHECKPOINTS_MS));
+    expect(taken.filter((s) => s.details > 0).map((s) => s.t)).toEqual([0, 300_000, 600_000]);
+    expect(CHECKPOINT_DETAILS_MS).toBe(5 * CHECKPOINTS_MS);
   });
 
   it('reads at once when the aggregates move markedly, and a flapping level no more often than the gap allows', () => {
@@ -102,6 +103,24 @@ describe('what a background sample reads', () => {
     expect(movedVertices(graph([vertex(1)]), graph([vertex(1)], { startTime: 2 })).job).toBe('the JobManager recovered the job');
     // A vertex that has not run has no subtasks worth reading.
     expect(planSample(newSamplingMemory(), graph([vertex(1, { status: 'CREATED' }), vertex(2)]), 0, INTERVAL).read).toEqual(['v2']);
+  });
+
+  it('takes what the graph read per subtask as the reading, at no cost; asks a graph for the figures of the vertices due whose placement holds', () => {
+    const memory = newSamplingMemory();
+    const steady = graph([vertex(1), vertex(2), vertex(3)]);
+    run(memory, () => steady, 0, 1);
+    const placed = { parallelism: 4, startTime: undefined, attempt: new Int32Array(4), taskManager: Array.from({ length: 4 }, () => ({ id: 'tm', endpoint: null })) };
+    memory.placements.set('v1', placed);
+    memory.placements.set('v2', { ...placed, parallelism: 2 });
+    // At 20 s all three are due; v1's placement holds, v2's does not (another parallelism), v3 has none.
+    expect([...dueForFigures(memory, steady, 20_000, INTERVAL)]).toEqual(['v1']);
+    const plan = planSample(memory, steady, 20_000, INTERVAL, new Set(['v1']));
+    expect(plan.fromGraph).toEqual(['v1']);
+    expect(plan.read).toEqual(['v2', 'v3']);
+    // Between readings, figures a page's graph read anyway are taken too.
+    for (const id of ['v1', 'v2', 'v3']) memory.readAt.set(id, 20_000);
+    expect(dueForFigures(memory, steady, 30_000, INTERVAL).size).toBe(0);
+    expect(planSample(memory, steady, 30_000, INTERVAL, new Set(['v1'])).fromGraph).toEqual(['v1']);
   });
 
   it('200 vertices × 4,096 subtasks: in turns within the request and byte budget, every vertex read within a round', () => {

@@ -26,6 +26,8 @@ async function recordedJobManager(): Promise<HostileServer & { paths: string[] }
     const url = new URL(req.url ?? '/', 'http://jm');
     paths.push(url.pathname);
     if (url.pathname === `/jobs/${JOB}`) return json(res, 200, jobDetails);
+    // The TaskManager whose id the recorded series' `tm_id` is, as the reporter writes ids.
+    if (url.pathname === '/taskmanagers') return json(res, 200, { taskmanagers: [{ id: '127.0.0.1:36173-09a991', slotsNumber: 2, freeSlots: 0 }] });
     if (url.pathname === '/config') return json(res, 200, { 'refresh-interval': 3000, 'timezone-name': 'UTC', 'timezone-offset': 0, 'flink-version': '2.3.0', 'flink-revision': 'x', features: {} });
     return json(res, 503, { errors: ['not recorded'] });
   });
@@ -82,9 +84,35 @@ describe('a watched job of a cluster with a metrics store', () => {
     const idle = Array.from(throttle.subtasks!.rates.idleTimeMsPerSecond);
     const backPressured = Array.from(throttle.subtasks!.rates.backPressuredTimeMsPerSecond);
     busy.forEach((b, k) => expect(b + idle[k] + backPressured[k]).toBeCloseTo(1000, 0));
-    expect(new Set(jm.paths)).toEqual(new Set([`/jobs/${JOB}`, `/jobs/${JOB}/checkpoints`]));
+    expect(new Set(jm.paths)).toEqual(new Set([`/jobs/${JOB}`, `/jobs/${JOB}/checkpoints`, '/taskmanagers']));
+    // The subtasks' TaskManager is the one the REST API lists, not the reporter's sanitised label.
+    expect(samples.at(-1)!.taskManagers.map((tm) => tm.id)).toEqual(['127.0.0.1:36173-09a991']);
     // The metrics tab says where its samples came from.
     expect(jobMetricsHistory(history, 'c', JOB, START, END).samplesFrom).toEqual({ jobManager: 0, prometheus: samples.length });
+  });
+
+  it('fills a window that reaches back before the history\'s first sample from the store, once, without asking the JobManager', async () => {
+    const prometheus = await startReplayPrometheus();
+    open.push(prometheus);
+    const now = END + STEP;
+    // A watch whose first read reached back a minute only.
+    const storeSampling = async () => ({ store: new FlinkRestClient({ baseUrl: prometheus.url, timeoutMs: 2_000 }), stepMs: STEP, backfillMs: 60_000 });
+    const { jm, history, watcher } = await watching(() => now, { storeSampling });
+    await watcher.sampleNow('c', JOB);
+    const watchedFrom = history.samples.job('c', JOB)!.firstSampleAt;
+    expect(watchedFrom).toBeGreaterThan(END - 70_000);
+
+    const jmAsked = jm.paths.length;
+    await watcher.reachBack('c', JOB, { windowMs: END - START });
+    const times = history.samples.heads('c', JOB, 0, Infinity).map((h) => h.t);
+    expect(times[0]).toBe(START);
+    expect(new Set(times.slice(1).map((t, i) => t - times[i]))).toEqual(new Set([STEP]));
+    expect(history.samples.window('c', JOB, START, watchedFrom - 1).every((s) => s.source === 'prometheus')).toBe(true);
+    expect(jm.paths.length).toBe(jmAsked);
+    // Asked again, the store is not read twice.
+    const before = prometheus.requests.length;
+    await watcher.reachBack('c', JOB, { windowMs: END - START });
+    expect(prometheus.requests.length).toBe(before);
   });
 
   it('says when the store falls silent, samples the JobManager meanwhile, and reads the store again when it answers', async () => {

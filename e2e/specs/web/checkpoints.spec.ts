@@ -83,6 +83,8 @@ test('the Checkpoints tab of the hot-tenant job: real checkpoints, and the hot s
     expect(Number(await tenantCostChart.getAttribute('data-peak-busy'))).toBeGreaterThan(900);
   }).toPass({ timeout: 60_000, intervals: [5_000] });
   await expect(tenantCostChart.locator('.recharts-line-curve').first()).toBeVisible();
+  // Which vertices the window's samples read per subtask (a 3-vertex job: all of them, at each reading).
+  await expect(page.getByTestId(testIds.metricsHistory.readings)).toContainText(/Per-subtask figures: all 3 vertices read in this window, the least recent \d+s before/);
   await page.screenshot({ path: path.join(SHOTS, 'metrics-over-time.png'), fullPage: false });
   await page.getByTestId(testIds.metricsHistory.window).getByRole('radio', { name: '15 min' }).click();
   await expect(page.getByTestId(testIds.metricsHistory.tab)).toContainText('A fixed window');

@@ -1,6 +1,7 @@
-import type { JobMetricsHistory, VertexMetricPoint, VertexMetricSeries } from '../../contracts/history.ts';
+import type { JobMetricsHistory, SubtaskReadings, VertexMetricPoint, VertexMetricSeries } from '../../contracts/history.ts';
 import { gapThresholdMs, seriesOf, vertexPointOf, vertexPointOfRollup, type VertexPoint } from '../../analysis/metric-series.ts';
 import type { HistoryStore } from '../history-store.ts';
+import { headCoverage, type SampleHead } from '../sample-log.ts';
 import { markersOf } from './markers.ts';
 
 /** Points per vertex and chart: a small chart shows no more. */
@@ -48,11 +49,27 @@ export function jobMetricsHistory(history: HistoryStore, clusterId: string, jobI
     to,
     samples: heads.length,
     samplesFrom: { jobManager: heads.length - fromStore, prometheus: fromStore },
+    readings: readingsIn(heads, to),
     vertices,
     markers,
     firstSampleAt: job?.firstSampleAt ?? null,
     lastSampleAt: job?.lastSampleAt ?? null,
   };
+}
+
+/** Pure: which vertices the samples read per subtask, and how recently the least recent of them (see `SubtaskReadings`). */
+export function readingsIn(heads: ReadonlyArray<Pick<SampleHead, 't' | 'vertices'>>, to: number): SubtaskReadings {
+  const newest = heads.at(-1);
+  if (!newest) return { vertices: 0, read: 0, mostPerSample: 0, oldestReadingAgeMs: null };
+  const lastRead = new Map<string, number>();
+  let mostPerSample = 0;
+  for (const head of heads) {
+    const read = head.vertices.filter((v) => headCoverage(v) === 'subtasks');
+    mostPerSample = Math.max(mostPerSample, read.length);
+    for (const v of read) lastRead.set(v.id, head.t);
+  }
+  const ages = newest.vertices.filter((v) => lastRead.has(v.id)).map((v) => to - lastRead.get(v.id)!);
+  return { vertices: newest.vertices.length, read: ages.length, mostPerSample, oldestReadingAgeMs: ages.length > 0 ? Math.max(...ages) : null };
 }
 
 function peak(points: VertexMetricPoint[], figure: 'busyMax' | 'backPressuredMax'): number | null {

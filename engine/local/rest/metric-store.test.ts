@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateMetrics, dataSkew, parseSubtaskFilter } from './metric-store.ts';
+import { aggregateMetrics, parseSubtaskFilter } from './metric-store.ts';
 import { backPressureLevel } from './views.ts';
 
 describe('metric aggregation as Flink serves it', () => {
@@ -20,13 +20,6 @@ describe('metric aggregation as Flink serves it', () => {
   it('leaves out non-numeric metrics, and answers [] when a requested metric is unknown', () => {
     expect(aggregateMetrics(stores, ['isBackPressured', 'busyTimeMsPerSecond'], ['max'])).toEqual([{ id: 'busyTimeMsPerSecond', max: 1000 }]);
     expect(aggregateMetrics(stores, ['busyTimeMsPerSecond', 'noSuchMetric'], ['max'])).toEqual([]);
-  });
-
-  it("computes skew as Flink's DoubleDataSkew (mean absolute deviation / mean, %, capped at 100)", () => {
-    expect(dataSkew([10, 10, 10])).toBe(0);
-    expect(dataSkew([0, 0])).toBe(0);
-    expect(dataSkew([20, 10])).toBeCloseTo((5 / 15) * 100, 10);
-    expect(dataSkew([1000, 0, 0, 0])).toBe(100);
   });
 
   it('parses subtask filters like "1,3,5-9", ignoring indices beyond the parallelism', () => {

@@ -1,4 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
+import { dataSkewOf } from '../../analysis/data-skew.ts';
 import { jobCheckpointMetrics } from '../checkpoint/checkpoint-stats-rest.ts';
 import { javaDoubleToString, javaLongToString } from '../metrics/java-format.ts';
 import type { JobExecution } from '../runtime/job.ts';
@@ -246,20 +247,11 @@ export function aggregateMetrics(
       else if (mode === 'max') entry.max = Math.max(...values);
       else if (mode === 'sum') entry.sum = sum;
       else if (mode === 'avg') entry.avg = avg;
-      else entry.skew = dataSkew(values);
+      else entry.skew = dataSkewOf(values);
     }
     out.push(entry);
   }
   return out;
-}
-
-/** Flink's `DoubleDataSkew`: mean absolute deviation / mean × 100, capped at 100 (0 when the mean is 0). */
-export function dataSkew(values: number[]): number {
-  if (values.length === 0) return 0;
-  const avg = values.reduce((a, b) => a + b, 0) / values.length;
-  if (avg === 0) return 0;
-  const avgDev = values.reduce((s, v) => s + Math.abs(avg - v), 0) / values.length;
-  return Math.min((avgDev / avg) * 100, 100);
 }
 
 /** Flink's `SubtasksFilterQueryParameter`: "1,3,5-9". */

@@ -8,6 +8,7 @@ import { usePolling } from '../../components/usePolling';
 import { testIds } from '../../testIds';
 import type { JobTabProps } from '../job-graph/JobTabs';
 import { MetricWindowChoice, useMetricWindow } from './MetricWindowChoice';
+import { readingsInWords } from './readingsInWords';
 import { clockTime } from './windows';
 import { useHistoryApi } from '../history/api';
 
@@ -53,6 +54,11 @@ export function MetricsHistoryTab({ clusterId, jobId, refresh }: JobTabProps): R
           {window.follows ? 'Following the present: ' : 'A fixed window, '}
           {formatTimestamp(data.from)} → {formatTimestamp(data.to)} · {data.samples} samples{sourceInWords(data.samplesFrom)}
           {data.firstSampleAt != null ? ` · recorded since ${formatTimestamp(data.firstSampleAt)}` : ''}. Busy and back-pressured time in ms per second; shaded: no samples.
+        </p>
+      ) : null}
+      {data && data.samples > 0 ? (
+        <p className="muted small" data-testid={testIds.metricsHistory.readings}>
+          {readingsInWords(data.readings)}
         </p>
       ) : null}
       {!data && !poll.error ? <p className="muted">Loading the history…</p> : null}
