@@ -15,7 +15,7 @@ import { fetchJobGraph } from './job-graph.ts';
 import { JobWatcher } from './job-watcher.ts';
 
 /**
- * What the history costs the JobManager, counted at the unit level over 5 simulated minutes on the local engine
+ * What the history costs the JobManager, counted at the unit level over 3 simulated minutes on the local engine
  * (checkpoints every 10 s): the sampler's own requests per minute, with a job page open (its graph refreshed every
  * interval as the jobs service does it, reading per subtask what the history wants) and without. The hot-tenant job
  * (3 vertices; tenant-cost at parallelism 32, too wide for its figures in one request) and the same job at parallelism
@@ -24,7 +24,7 @@ import { JobWatcher } from './job-watcher.ts';
 const dirs = tempDirs('flink-ops-sampling-cost-');
 const T0 = Date.UTC(2026, 10, 30, 3, 0, 0);
 const INTERVAL_MS = 10_000;
-const MINUTES = 5;
+const MINUTES = 3;
 const engines = new Map<'hot-tenant' | 'narrow', { handle: LocalEngineHandle; jobId: string }>();
 
 /** hot-tenant at parallelism 2 everywhere (no operator of its own parallelism). */
