@@ -241,9 +241,12 @@ describe(`the history from Prometheus, against the console's own samples and Fli
       new RegExp(`^GET ${job}$`),
       new RegExp(`^GET ${job}/checkpoints$`),
       new RegExp(`^GET ${job}/checkpoints/details/\\d+(/subtasks/[0-9a-f]{32})?$`),
-      // The TaskManagers a series' `tm_id` names (every 5 minutes), the cluster's own check (once per connection)
-      // and the store's check of which jobs run.
+      // The TaskManagers a series' `tm_id` names (every 5 minutes), the processes' memory and GC (a round a minute,
+      // from the JobManager: the store's process series are not read yet), the cluster's own check (once per
+      // connection) and the store's check of which jobs run.
       /^GET \/taskmanagers$/,
+      /^GET \/taskmanagers\/[^/]+\/metrics$/,
+      /^GET \/jobmanager\/metrics$/,
       /^GET \/config$/,
       /^GET \/jobmanager\/config$/,
       /^GET \/jobs\/overview$/,
