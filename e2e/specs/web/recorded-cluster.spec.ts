@@ -69,7 +69,13 @@ test('save, open, graph and subtasks against a recorded Flink', async ({ app }) 
   const figures = replay.misses.filter((p) => /\/vertices\/[0-9a-f]{32}\/metrics\?get=0\./.test(p));
   // Each vertex asked once, by the page's first refresh and perhaps the sampler's graph at the same moment.
   expect(figures.length).toBeLessThanOrEqual(2 * replay.vertices.length);
-  expect(replay.misses.filter((p) => !p.includes('/checkpoints/details/') && !figures.includes(p)), 'requests the recording could not answer').toEqual([]);
+  // The processes' round (memory and GC once a minute) is newer than this recording, which holds no JobManager metrics
+  // and no list of a TaskManager's metric ids: refused, and proven against a real Flink in process-history.flink.
+  const processes = replay.misses.filter((p) => p === '/jobmanager/metrics' || /^\/taskmanagers\/[^/]+\/metrics$/.test(p));
+  expect(
+    replay.misses.filter((p) => !p.includes('/checkpoints/details/') && !figures.includes(p) && !processes.includes(p)),
+    'requests the recording could not answer',
+  ).toEqual([]);
 });
 
 test('a failing refresh keeps the last data, marks it stale and names the endpoint', async ({ app, page }) => {
