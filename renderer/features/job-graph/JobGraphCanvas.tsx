@@ -17,11 +17,12 @@ import { useTheme } from '../../app/theme';
 import { testIds } from '../../testIds';
 import { paintVertex } from './colors';
 import { markedHottest } from './graphFocus';
+import { sameEdgeData, sameElements, type Kept } from './keepUnchanged';
 import { sameVertex } from './sameVertex';
 import { FOCUS_ZOOM } from './levelOfDetail';
 import { LARGE_GRAPH_VERTICES, VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './layout';
 import { Legend } from './Legend';
-import { ShipEdge, type ShipFlowEdge } from './ShipEdge';
+import { ShipEdge, type ShipEdgeData, type ShipFlowEdge } from './ShipEdge';
 import { VertexNode, type VertexFlowNode, type VertexMark } from './VertexNode';
 import { fitView, initialView, initialViewShowsWhole, sameViewport, showsBox, viewAfterResize, type InitialView, type Viewport } from './viewport';
 
@@ -29,6 +30,10 @@ const nodeTypes = { vertex: VertexNode };
 /** A graph this small is read whole at a glance; the MiniMap would only cover part of it. */
 const MINIMAP_FROM_VERTICES = 8;
 const edgeTypes = { ship: ShipEdge };
+/** One object for every refresh (a vertex the layout missed, an edge without a route), so an unchanged one compares equal. */
+const ORIGIN = { x: 0, y: 0 };
+const NO_POINTS: ShipEdgeData['points'] = [];
+const EDGE_MARKER = { type: MarkerType.ArrowClosed, width: 16, height: 16, color: 'var(--graph-edge)' };
 
 /** Fit padding that keeps vertices clear of the MiniMap (bottom right) and the controls (bottom left). */
 const FIT_VIEW_OPTIONS = {
@@ -83,7 +88,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
   );
 
   // A vertex whose figures and marks did not change keeps its node object: a refresh re-renders only what moved.
-  const previousNodes = useRef(new Map<string, VertexFlowNode>());
+  const previousNodes = useRef<Kept<VertexFlowNode>>({ list: [], byId: new Map() });
   const nodes = useMemo<VertexFlowNode[]>(() => {
     const jobNotRunning = graph.state === 'RUNNING' ? null : graph.state;
     const next = graph.vertices.map((vertex): VertexFlowNode => {
@@ -94,9 +99,11 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
         mark: markOf(vertex.id),
         dimmed: onPath !== null && !onPath.has(vertex.id),
       };
-      const old = previousNodes.current.get(vertex.id);
+      const position = layout.positions[vertex.id] ?? ORIGIN;
+      const old = previousNodes.current.byId.get(vertex.id);
       if (
         old &&
+        old.position === position &&
         old.data.selected === data.selected &&
         old.data.jobNotRunning === data.jobNotRunning &&
         old.data.mark === data.mark &&
@@ -108,7 +115,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
       return {
         id: vertex.id,
         type: 'vertex',
-        position: layout.positions[vertex.id] ?? { x: 0, y: 0 },
+        position,
         data,
         width: VERTEX_WIDTH,
         height: VERTEX_HEIGHT,
@@ -118,32 +125,42 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
         ariaLabel: `${vertex.name}, parallelism ${vertex.parallelism}, ${vertex.status}`,
       };
     });
-    previousNodes.current = new Map(next.map((node) => [node.id, node]));
+    // Nothing moved: the same array, so React Flow does not even look (a new array makes it adopt every node again
+    // and re-run each node's store selectors).
+    if (sameElements(previousNodes.current.list, next)) return previousNodes.current.list;
+    previousNodes.current = { list: next, byId: new Map(next.map((node) => [node.id, node])) };
     return next;
   }, [graph.vertices, graph.state, layout, selectedVertexId, markOf, onPath]);
 
-  const edges = useMemo<ShipFlowEdge[]>(
-    () =>
-      usableEdges(graph.vertices, graph.edges).map(({ id, edge }) => {
-        const route = layout.edges[id];
-        return {
-          id,
-          type: 'ship',
-          source: edge.source,
-          target: edge.target,
-          data: {
-            strategy: edge.shipStrategy,
-            points: route?.points ?? [],
-            label: route?.label ?? null,
-            emphasis: onPath === null ? null : onPath.has(edge.source) && onPath.has(edge.target) ? 'path' : 'dimmed',
-          },
-          markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: 'var(--graph-edge)' },
-          selectable: false,
-          focusable: false,
-        };
-      }),
-    [graph.vertices, graph.edges, layout, onPath],
-  );
+  // The edges depend on the structure (fixed for this canvas: GraphTab keys it by structure), the layout and the
+  // highlighted path, never on a refresh's figures: an edge keeps its object, and its component does not re-render.
+  const previousEdges = useRef<Kept<ShipFlowEdge>>({ list: [], byId: new Map() });
+  const edges = useMemo<ShipFlowEdge[]>(() => {
+    const next = usableEdges(graph.vertices, graph.edges).map(({ id, edge }): ShipFlowEdge => {
+      const route = layout.edges[id];
+      const data: ShipEdgeData = {
+        strategy: edge.shipStrategy,
+        points: route?.points ?? NO_POINTS,
+        label: route?.label ?? null,
+        emphasis: onPath === null ? null : onPath.has(edge.source) && onPath.has(edge.target) ? 'path' : 'dimmed',
+      };
+      const old = previousEdges.current.byId.get(id);
+      if (old && old.source === edge.source && old.target === edge.target && old.data && sameEdgeData(old.data, data)) return old;
+      return {
+        id,
+        type: 'ship',
+        source: edge.source,
+        target: edge.target,
+        data,
+        markerEnd: EDGE_MARKER,
+        selectable: false,
+        focusable: false,
+      };
+    });
+    if (sameElements(previousEdges.current.list, next)) return previousEdges.current.list;
+    previousEdges.current = { list: next, byId: new Map(next.map((edge) => [edge.id, edge])) };
+    return next;
+  }, [graph.vertices, graph.edges, layout, onPath]);
 
   const onNodeClick = useCallback<NodeMouseHandler<VertexFlowNode>>((_, node) => onSelectVertex(node.id), [onSelectVertex]);
 
