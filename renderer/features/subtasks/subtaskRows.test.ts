@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { SubtaskRow } from '../../../engine/contracts/jobs';
-import type { SubtaskTableRow } from './subtaskColumns';
 import { nextTableRows, sameDayNow } from './subtaskRows';
 import type { SubtaskRates } from './subtaskRates';
 
@@ -22,14 +21,13 @@ const row = (index: number, busy: number): SubtaskRow => ({
   watermark: 1,
 });
 const rate = (n: number): SubtaskRates => ({ recordsInPerSecond: n, recordsOutPerSecond: n, bytesInPerSecond: n, bytesOutPerSecond: n });
-const byIndex = (rows: SubtaskTableRow[]) => new Map(rows.map((r) => [r.index, r]));
 
 describe('nextTableRows', () => {
-  const first = nextTableRows(new Map(), [row(0, 100), row(1, 200), row(2, 300)], new Map([[0, rate(5)], [1, rate(5)], [2, rate(5)]]));
+  const first = nextTableRows([], [row(0, 100), row(1, 200), row(2, 300)], new Map([[0, rate(5)], [1, rate(5)], [2, rate(5)]]));
 
   it('keeps the object of every row whose figures and rates did not change, so its memoized row is not re-rendered', () => {
     // A new response: new objects with the same values for 0 and 2; subtask 1 got busier; subtask 2's rate moved.
-    const second = nextTableRows(byIndex(first), [row(0, 100), row(1, 250), row(2, 300)], new Map([[0, rate(5)], [1, rate(5)], [2, rate(6)]]));
+    const second = nextTableRows(first, [row(0, 100), row(1, 250), row(2, 300)], new Map([[0, rate(5)], [1, rate(5)], [2, rate(6)]]));
     expect(second[0]).toBe(first[0]);
     expect(second[1]).not.toBe(first[1]);
     expect(second[1].busyTimeMsPerSecond).toBe(250);
@@ -38,7 +36,7 @@ describe('nextTableRows', () => {
   });
 
   it('tells a row without rates from one with them, and follows the response order', () => {
-    const noRates = nextTableRows(byIndex(first), [row(2, 300), row(0, 100)], new Map());
+    const noRates = nextTableRows(first, [row(2, 300), row(0, 100)], new Map());
     expect(noRates.map((r) => r.index)).toEqual([2, 0]);
     expect(noRates[1]).not.toBe(first[0]);
     expect(noRates[1].rates).toBeNull();
