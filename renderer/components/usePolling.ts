@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ErrorInfo } from '../../engine/contracts/errors';
 import { Poller, browserPollerEnv, initialPollState, type PollState } from './poller';
 
@@ -43,7 +43,9 @@ export function usePolling<T>(fetcher: () => Promise<T>, intervalMs: number | nu
         stopWhen: (e) => stopWhenRef.current?.(e) ?? false,
       },
       browserPollerEnv(),
-      (value) => setState({ key, value }),
+      // A refresh's re-render is a transition: React renders it in slices of a few ms, yielding to input and frames
+      // between them, instead of in one task (a big job's page renders several panels per refresh).
+      (value) => startTransition(() => setState({ key, value })),
     );
     pollerRef.current = poller;
     setState({ key, value: initialPollState<T>() });
