@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SubtaskRow } from '../../../engine/contracts/jobs';
-import { nextTableRows, sameDayNow } from './subtaskRows';
+import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/jobs';
+import { EMPTY_SUBTASK_TABLE, nextSubtaskTable, nextTableRows, sameDayNow } from './subtaskRows';
 import type { SubtaskRates } from './subtaskRates';
 
 const row = (index: number, busy: number): SubtaskRow => ({
@@ -50,5 +50,38 @@ describe('sameDayNow', () => {
     expect(sameDayNow(morning, morning + 3600_000)).toBe(morning);
     const tomorrow = new Date(2026, 11, 1, 0, 0, 1).getTime();
     expect(sameDayNow(morning, tomorrow)).toBe(tomorrow);
+  });
+});
+
+describe('nextSubtaskTable', () => {
+  const answer = (fetchedAt: number, subtasks: SubtaskRow[]): VertexSubtasks => ({
+    clusterId: 'c',
+    jobId: 'j',
+    vertexId: 'v',
+    name: 'n',
+    parallelism: subtasks.length,
+    subtasks,
+    backpressureLevel: 'ok',
+    fetchedAt,
+    requestCount: 3,
+  });
+  const counted = (index: number, recordsIn: number, clockMs: number): SubtaskRow => ({ ...row(index, 100), recordsIn, clockMs });
+
+  it("keeps the table's rows for the next refresh, none of the answer's objects", () => {
+    const first = answer(10_000, [counted(0, 1000, 60_000), counted(1, 1000, 60_000)]);
+    const table = nextSubtaskTable(EMPTY_SUBTASK_TABLE, first);
+    expect(table.rateState.baseline?.subtasks).toBe(table.rows);
+    expect(table.rows.some((r) => first.subtasks.includes(r))).toBe(false);
+  });
+
+  it("measures the next rates from those rows, over each subtask's own clock", () => {
+    const table = nextSubtaskTable(EMPTY_SUBTASK_TABLE, answer(10_000, [counted(0, 1000, 60_000), counted(1, 1000, 60_000)]));
+    // Subtask 1's clock moved without records: a new row (its clock is the next baseline), read as 0/s.
+    const next = nextSubtaskTable(table, answer(20_000, [counted(0, 6000, 70_000), counted(1, 1000, 70_000)]));
+    expect(next.rows[0].rates?.recordsInPerSecond).toBe(500);
+    expect(next.rows[1].rates?.recordsInPerSecond).toBe(0);
+    const third = nextSubtaskTable(next, answer(30_000, [counted(0, 8000, 74_000), counted(1, 1000, 80_000)]));
+    expect(third.rows[0].rates?.recordsInPerSecond).toBe(500);
+    expect(third.rows[1].rates?.recordsInPerSecond).toBe(0);
   });
 });
