@@ -29,6 +29,13 @@ export class JobGraphPage {
     return this.canvas.locator('[data-testid^="vertex-"][data-busy]');
   }
 
+  /** How strongly each vertex is drawn (its computed opacity), by vertex id: the faint ones are off the highlighted path. */
+  async opacities(): Promise<Record<string, number>> {
+    return Object.fromEntries(
+      await this.vertices().evaluateAll((elements) => elements.map((e) => [e.getAttribute('data-testid')!.replace(/^vertex-/, ''), Number(getComputedStyle(e).opacity)] as const)),
+    );
+  }
+
   async expectGraphShown(): Promise<void> {
     await expect(this.canvas).toBeVisible({ timeout: 30_000 });
     await expect(this.legend).toBeVisible();

@@ -11,12 +11,12 @@ import {
   type NodeMouseHandler,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { memo, useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { JobGraph } from '../../../engine/contracts/jobs';
 import { useTheme } from '../../app/theme';
 import { testIds } from '../../testIds';
 import { paintVertex } from './colors';
-import { markedHottest } from './graphFocus';
+import { markedHottest, pathStyle } from './graphFocus';
 import { sameEdgeData, sameElements, type Kept } from './keepUnchanged';
 import { sameVertex } from './sameVertex';
 import { FOCUS_ZOOM } from './levelOfDetail';
@@ -81,7 +81,6 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
 
   const large = graph.vertices.length >= LARGE_GRAPH_VERTICES;
   const hottestId = useMemo(() => markedHottest(graph.vertices)?.id ?? null, [graph.vertices]);
-  const onPath = useMemo(() => (highlightPath && highlightPath.length > 0 ? new Set(highlightPath) : null), [highlightPath]);
   const markOf = useCallback(
     (id: string): VertexMark | null => (id === focusVertexId ? 'focus' : id === hottestId ? 'hottest' : null),
     [focusVertexId, hottestId],
@@ -97,7 +96,6 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
         selected: vertex.id === selectedVertexId,
         jobNotRunning,
         mark: markOf(vertex.id),
-        dimmed: onPath !== null && !onPath.has(vertex.id),
       };
       const position = layout.positions[vertex.id] ?? ORIGIN;
       const old = previousNodes.current.byId.get(vertex.id);
@@ -107,7 +105,6 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
         old.data.selected === data.selected &&
         old.data.jobNotRunning === data.jobNotRunning &&
         old.data.mark === data.mark &&
-        old.data.dimmed === data.dimmed &&
         sameVertex(old.data.vertex, vertex)
       ) {
         return old;
@@ -130,19 +127,19 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
     if (sameElements(previousNodes.current.list, next)) return previousNodes.current.list;
     previousNodes.current = { list: next, byId: new Map(next.map((node) => [node.id, node])) };
     return next;
-  }, [graph.vertices, graph.state, layout, selectedVertexId, markOf, onPath]);
+  }, [graph.vertices, graph.state, layout, selectedVertexId, markOf]);
 
-  // The edges depend on the structure (fixed for this canvas: GraphTab keys it by structure), the layout and the
-  // highlighted path, never on a refresh's figures: an edge keeps its object, and its component does not re-render.
+  // The edges depend on the structure (fixed for this canvas: GraphTab keys it by structure) and the layout, never on
+  // a refresh's figures: an edge keeps its object, and its component does not re-render.
   const previousEdges = useRef<Kept<ShipFlowEdge>>({ list: [], byId: new Map() });
+  const structureEdges = useMemo(() => usableEdges(graph.vertices, graph.edges), [graph.vertices, graph.edges]);
   const edges = useMemo<ShipFlowEdge[]>(() => {
-    const next = usableEdges(graph.vertices, graph.edges).map(({ id, edge }): ShipFlowEdge => {
+    const next = structureEdges.map(({ id, edge }): ShipFlowEdge => {
       const route = layout.edges[id];
       const data: ShipEdgeData = {
         strategy: edge.shipStrategy,
         points: route?.points ?? NO_POINTS,
         label: route?.label ?? null,
-        emphasis: onPath === null ? null : onPath.has(edge.source) && onPath.has(edge.target) ? 'path' : 'dimmed',
       };
       const old = previousEdges.current.byId.get(id);
       if (old && old.source === edge.source && old.target === edge.target && old.data && sameEdgeData(old.data, data)) return old;
@@ -160,7 +157,13 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
     if (sameElements(previousEdges.current.list, next)) return previousEdges.current.list;
     previousEdges.current = { list: next, byId: new Map(next.map((edge) => [edge.id, edge])) };
     return next;
-  }, [graph.vertices, graph.edges, layout, onPath]);
+  }, [structureEdges, layout]);
+
+  // The path from the sources to the diagnosis's vertex, as a style sheet (see pathStyle): a new path restyles the
+  // graph without re-rendering its nodes and edges. Built again only when the path itself changes.
+  const scope = useId();
+  const pathKey = highlightPath?.join(' ') ?? '';
+  const highlight = useMemo(() => pathStyle(scope, pathKey === '' ? null : pathKey.split(' '), structureEdges), [scope, pathKey, structureEdges]);
 
   const onNodeClick = useCallback<NodeMouseHandler<VertexFlowNode>>((_, node) => onSelectVertex(node.id), [onSelectVertex]);
 
@@ -238,7 +241,8 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
   const minimapColor = useCallback((node: VertexFlowNode) => paintVertex(node.data.vertex).fill, []);
 
   return (
-    <div className="graph-canvas" data-testid={testIds.jobGraph.canvas} data-layout={layout.engine} data-layout-thread={layout.thread}>
+    <div className="graph-canvas" data-graph={scope} data-testid={testIds.jobGraph.canvas} data-layout={layout.engine} data-layout-thread={layout.thread} data-path={highlight ? 'shown' : undefined}>
+      {highlight ? <style>{highlight}</style> : null}
       <Legend vertexCount={graph.vertices.length} />
       <div className="graph-canvas__flow" ref={containerRef}>
       <ReactFlow<VertexFlowNode, ShipFlowEdge>

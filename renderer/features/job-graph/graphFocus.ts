@@ -53,3 +53,33 @@ export function upstreamOf(edges: readonly EdgeView[], vertexId: string): string
   }
   return [...seen];
 }
+
+/**
+ * The highlighted path as a style sheet for one canvas (`data-graph` = `scope`): every vertex and edge faint but those
+ * on the path, whose edges are drawn strong; empty without a path. A style sheet rather than a class on each node and
+ * edge: when the diagnosis names another vertex, the page restyles, where a class would re-render every node and edge
+ * of a 200-vertex graph (React Flow re-renders them in one task, and paints the graph anew either way).
+ */
+export function pathStyle(scope: string, path: readonly string[] | null, edges: ReadonlyArray<{ id: string; edge: EdgeView }>): string {
+  if (!path || path.length === 0) return '';
+  const on = new Set(path);
+  const root = `.graph-canvas[data-graph="${cssString(scope)}"]`;
+  const vertices = path.map((id) => `.react-flow__node[data-id="${cssString(id)}"]`);
+  const pathEdges = edges.filter(({ edge }) => on.has(edge.source) && on.has(edge.target)).map(({ id }) => `.react-flow__edge[data-id="${cssString(id)}"]`);
+  return [
+    `${root} .react-flow__node .vertex { opacity: ${OFF_PATH_VERTEX_OPACITY}; }`,
+    `${root} :is(${vertices.join(', ')}) .vertex { opacity: 1; }`,
+    `${root} .react-flow__edge-path { opacity: ${OFF_PATH_EDGE_OPACITY}; }`,
+    ...(pathEdges.length > 0 ? [`${root} :is(${pathEdges.join(', ')}) .react-flow__edge-path { opacity: 1; stroke: ${PATH_EDGE_COLOUR}; stroke-width: 3; }`] : []),
+  ].join('\n');
+}
+
+const OFF_PATH_VERTEX_OPACITY = 0.28;
+const OFF_PATH_EDGE_OPACITY = 0.2;
+/** The diagnosis's colour (the focus ring and callout in styles.css). */
+const PATH_EDGE_COLOUR = '#ff7ad9';
+
+/** A value inside a double-quoted CSS string: its quotes and backslashes escaped, line breaks as escapes. */
+function cssString(value: string): string {
+  return value.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\a ');
+}

@@ -10,9 +10,9 @@ export interface Kept<T> {
   byId: ReadonlyMap<string, T>;
 }
 
-/** Whether an edge draws the same: its strategy, its route (the layout's own points) and its emphasis. */
+/** Whether an edge draws the same: its strategy and its route (the layout's own points). */
 export function sameEdgeData(a: ShipEdgeData, b: ShipEdgeData): boolean {
-  return a.strategy === b.strategy && a.points === b.points && a.label === b.label && a.emphasis === b.emphasis;
+  return a.strategy === b.strategy && a.points === b.points && a.label === b.label;
 }
 
 /** Whether a rebuilt list holds the very same elements in the same order: then the previous list is kept as it is. */
