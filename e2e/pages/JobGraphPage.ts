@@ -29,6 +29,22 @@ export class JobGraphPage {
     return this.canvas.locator('[data-testid^="vertex-"][data-busy]');
   }
 
+  /**
+   * How strongly each vertex is drawn (the product of its own and its ancestors' opacities up to the canvas), by vertex
+   * id: the faint ones are off the highlighted path.
+   */
+  async opacities(): Promise<Record<string, number>> {
+    return Object.fromEntries(
+      await this.vertices().evaluateAll((elements) =>
+        elements.map((e) => {
+          let opacity = 1;
+          for (let at: Element | null = e; at && !at.classList.contains('graph-canvas'); at = at.parentElement) opacity *= Number(getComputedStyle(at).opacity);
+          return [e.getAttribute('data-testid')!.replace(/^vertex-/, ''), opacity] as const;
+        }),
+      ),
+    );
+  }
+
   async expectGraphShown(): Promise<void> {
     await expect(this.canvas).toBeVisible({ timeout: 30_000 });
     await expect(this.legend).toBeVisible();

@@ -21,6 +21,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** The synthetic cluster's metrics fetch interval: the console refreshes no faster. */
 const REFRESH_MS = 5_000;
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 30) * 1000;
+/**
+ * BENCH_TRACE=1: a Chromium trace of the idle phase, for what the main thread's tasks cost in CPU time (the thread's
+ * own time, which a loaded machine does not stretch as it stretches a task's wall time).
+ */
+const TRACE = Boolean(process.env.BENCH_TRACE);
 interface Size {
   vertices: number;
   parallelism: number;
@@ -59,6 +64,18 @@ interface Run {
   idleLongTasks: number;
   idleTimerLagMs: number;
   idleRefreshes: number;
+  /** React commits while idle, per subtasks refresh: how many renders a refresh causes (counted, not timed). */
+  idleCommitsPerRefresh: number;
+  /** Components React rendered while idle, per subtasks refresh (memoized ones that bailed out do not count). */
+  idleComponentsPerRefresh: number;
+  /** BENCH_TRACE=1: the page's main thread's CPU time while idle, per subtasks refresh (thread time: not load). */
+  idleCpuPerRefreshMs: number;
+  /** BENCH_TRACE=1: of which style, layout, paint and compositing. */
+  idleRenderingCpuPerRefreshMs: number;
+  /** BENCH_TRACE=1: of which garbage collection. */
+  idleGcCpuPerRefreshMs: number;
+  /** BENCH_TRACE=1: the longest main-thread task's CPU time while idle (what the task itself ran, however loaded the machine). */
+  idleLongestTaskCpuMs: number;
   heapMb: number;
   engineCpuPercent: number;
   load: number;
@@ -91,6 +108,17 @@ const TARGETS: Target[] = [
   { label: '  idle: long tasks', target: '0', value: (r) => r.idleLongTasks, unit: '', ok: (v) => v === 0 },
   { label: '  idle: timer lag', target: '(info)', value: (r) => r.idleTimerLagMs, unit: 'ms', ok: () => true },
   { label: '  idle: subtasks refreshes seen', target: '(info)', value: (r) => r.idleRefreshes, unit: '', ok: () => true },
+  { label: '  idle: React commits per refresh', target: '(info)', value: (r) => r.idleCommitsPerRefresh, unit: '', ok: () => true },
+  { label: '  idle: components rendered per refresh', target: '(info)', value: (r) => r.idleComponentsPerRefresh, unit: '', ok: () => true },
+  ...(TRACE
+    ? [
+        { label: '  idle: main-thread CPU per refresh', target: '(info)', value: (r: Run) => r.idleCpuPerRefreshMs, unit: 'ms', ok: () => true },
+        { label: '    style, layout, paint', target: '(info)', value: (r: Run) => r.idleRenderingCpuPerRefreshMs, unit: 'ms', ok: () => true },
+        { label: '    garbage collection', target: '(info)', value: (r: Run) => r.idleGcCpuPerRefreshMs, unit: 'ms', ok: () => true },
+        { label: '    scripts and the rest', target: '(info)', value: (r: Run) => r.idleCpuPerRefreshMs - r.idleRenderingCpuPerRefreshMs - r.idleGcCpuPerRefreshMs, unit: 'ms', ok: () => true },
+        { label: '  idle: longest task’s own CPU time', target: '≤ 50 ms', value: (r: Run) => r.idleLongestTaskCpuMs, unit: 'ms', ok: (v: number) => v <= 50 },
+      ]
+    : []),
   { label: 'JS heap after idle (after GC)', target: '< 150 MB', value: (r) => r.heapMb, unit: 'MB', ok: (v) => v < 150 },
   { label: '  engine process CPU while idle', target: '(info)', value: (r) => r.engineCpuPercent, unit: '%', ok: () => true },
 ];
@@ -176,6 +204,36 @@ const PAGE_PROBES = () => {
       });
     }
   }).observe({ type: 'long-animation-frame', buffered: true });
+  // Every React commit and how many components it rendered, through the hook React DevTools uses (React calls it in
+  // production builds too): a count that a loaded machine does not change. A component counts when it ran (React's
+  // PerformedWork flag); a subtree whose children React kept as they were (a memoized bail-out) is not walked.
+  const c = window as unknown as { __commits: Array<{ at: number; rendered: number }>; __REACT_DEVTOOLS_GLOBAL_HOOK__?: unknown };
+  c.__commits = [];
+  type Fiber = { tag: number; flags: number; alternate: Fiber | null; child: Fiber | null; sibling: Fiber | null };
+  const COMPONENTS = new Set([0, 1, 11, 14, 15]); // function, class, forwardRef, memo, simple memo
+  const PERFORMED_WORK = 1;
+  const renderedIn = (root: Fiber): number => {
+    let rendered = 0;
+    const stack = [root];
+    while (stack.length > 0) {
+      const fiber = stack.pop()!;
+      const before = fiber.alternate;
+      if (COMPONENTS.has(fiber.tag) && (before === null || (fiber.flags & PERFORMED_WORK) !== 0)) rendered += 1;
+      if (before === null || fiber.child !== before.child) for (let child = fiber.child; child; child = child.sibling) stack.push(child);
+    }
+    return rendered;
+  };
+  c.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    isDisabled: false,
+    renderers: new Map(),
+    inject: () => 1,
+    checkDCE: () => undefined,
+    onScheduleFiberRoot: () => undefined,
+    onCommitFiberUnmount: () => undefined,
+    onPostCommitFiberRoot: () => undefined,
+    onCommitFiberRoot: (_renderer: number, root: { current: Fiber }) => c.__commits.push({ at: performance.now(), rendered: renderedIn(root.current) }),
+  };
 };
 
 /**
@@ -358,6 +416,7 @@ async function measure(browser: Browser, app: ConsoleApp, clusterId: string, ser
     await refreshSelect.selectOption(await refreshSelect.locator('option').first().getAttribute('value'));
     const engineCpuBefore = cpuTicks(app.pid);
     const refreshesBefore = rpcCalls.get('jobs.subtasks') ?? 0;
+    if (TRACE) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     const idleStart = await page.evaluate(() => performance.now());
     const idleTimerLagMs = await profiled(page, 'idle', () => page.evaluate(
       (ms) =>
@@ -376,7 +435,9 @@ async function measure(browser: Browser, app: ConsoleApp, clusterId: string, ser
         }),
       IDLE_MS,
     ));
+    const idleTrace = TRACE ? mainThreadCpu(await browser.stopTracing()) : null;
     const idleLongestTaskMs = await longestTaskSince(page, idleStart);
+    const commits = await page.evaluate((t) => (window as unknown as { __commits: Array<{ at: number; rendered: number }> }).__commits.filter((x) => x.at >= t), idleStart);
     if (process.env.BENCH_LOAF) {
       console.log(
         await page.evaluate((t) => {
@@ -413,6 +474,12 @@ async function measure(browser: Browser, app: ConsoleApp, clusterId: string, ser
       idleLongTasks,
       idleTimerLagMs,
       idleRefreshes,
+      idleCommitsPerRefresh: commits.length / idleRefreshes,
+      idleComponentsPerRefresh: commits.reduce((sum, x) => sum + x.rendered, 0) / idleRefreshes,
+      idleCpuPerRefreshMs: idleTrace ? idleTrace.cpuMs / idleRefreshes : Number.NaN,
+      idleRenderingCpuPerRefreshMs: idleTrace ? idleTrace.renderingMs / idleRefreshes : Number.NaN,
+      idleGcCpuPerRefreshMs: idleTrace ? idleTrace.gcMs / idleRefreshes : Number.NaN,
+      idleLongestTaskCpuMs: idleTrace?.longestTaskCpuMs ?? Number.NaN,
       heapMb: usedSize / 1024 / 1024,
       engineCpuPercent,
       load: os.loadavg()[0],
@@ -442,6 +509,69 @@ async function profiled<T>(page: Page, label: string, act: () => Promise<T>): Pr
   for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`    ${ms.toFixed(0).padStart(6)} ms  ${name}`);
   await cdp.detach();
   return result;
+}
+
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+/** The browser's rendering steps on the main thread: style, layout, paint and the compositing that follows. */
+const RENDERING_EVENTS = new Set(['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'HitTest', 'UpdateLayer', 'ScrollLayer', 'IntersectionObserverController::computeIntersections', 'ParseAuthorStyleSheet']);
+const isGc = (name: string) => name.startsWith('V8.GC_') || name === 'MajorGC' || name === 'MinorGC' || name === 'BlinkGC.AtomicPhase';
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+interface MainThreadCpu {
+  cpuMs: number;
+  renderingMs: number;
+  gcMs: number;
+  longestTaskCpuMs: number;
+}
+
+/**
+ * The page's main thread in a Chromium trace: its tasks' CPU time (`tdur`, the thread's own time), the part spent
+ * rendering and collecting garbage (the rest: scripts, with the parsing of the engine's answers, and the browser's own
+ * work), and the longest task's. The page's main thread is the renderer main thread that worked the most.
+ */
+function mainThreadCpu(trace: Buffer): MainThreadCpu {
+  const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}/${e.tid}`));
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    const thread = `${e.pid}/${e.tid}`;
+    if (e.ph !== 'X' || !mains.has(thread) || e.tdur === undefined) continue;
+    const list = byThread.get(thread) ?? [];
+    list.push(e);
+    byThread.set(thread, list);
+  }
+  const tasksOf = (list: TraceEvent[]) => list.filter((e) => e.name === 'RunTask');
+  const cpu = (list: TraceEvent[]) => list.reduce((sum, e) => sum + e.tdur!, 0);
+  const main = [...byThread.values()].sort((a, b) => cpu(tasksOf(b)) - cpu(tasksOf(a)))[0] ?? [];
+  const tasks = tasksOf(main);
+  // The outermost events of a kind only: a GC phase is inside its GC, a paint inside another paint.
+  const outermost = (wanted: (name: string) => boolean): number => {
+    let total = 0;
+    let openUntil = -1;
+    for (const e of main.filter((x) => wanted(x.name)).sort((a, b) => a.ts - b.ts)) {
+      if (e.ts < openUntil) continue;
+      total += e.tdur!;
+      openUntil = e.ts + (e.dur ?? 0);
+    }
+    return total;
+  };
+  return {
+    cpuMs: cpu(tasks) / 1000,
+    renderingMs: outermost((name) => RENDERING_EVENTS.has(name)) / 1000,
+    gcMs: outermost(isGc) / 1000,
+    longestTaskCpuMs: Math.max(0, ...tasks.map((e) => e.tdur!)) / 1000,
+  };
 }
 
 /** Frames drawn while `act` runs: the rate, the 99th-percentile frame time and the longest task. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ErrorInfo } from '../../engine/contracts/errors';
 import { Poller, browserPollerEnv, initialPollState, type PollState } from './poller';
 
@@ -43,7 +43,9 @@ export function usePolling<T>(fetcher: () => Promise<T>, intervalMs: number | nu
         stopWhen: (e) => stopWhenRef.current?.(e) ?? false,
       },
       browserPollerEnv(),
-      (value) => setState({ key, value }),
+      // A refresh's re-render is a transition: React renders it in slices of a few ms, yielding to input and frames
+      // between them, instead of in one task (a big job's page renders several panels per refresh).
+      (value) => startTransition(() => setState({ key, value })),
     );
     pollerRef.current = poller;
     setState({ key, value: initialPollState<T>() });
@@ -68,7 +70,9 @@ export function usePolling<T>(fetcher: () => Promise<T>, intervalMs: number | nu
     pollerRef.current?.refresh();
   }, [options.refreshSignal]);
 
+  const refresh = useCallback(() => pollerRef.current?.refresh(), []);
   // Until the effect for a new key has run, show nothing of the previous key's data.
-  const value = state.key === options.key ? state.value : { ...initialPollState<T>(), loading: true };
-  return { ...value, refresh: () => pollerRef.current?.refresh() };
+  const current = state.key === options.key ? state.value : null;
+  // One object while the poll's state is the same: a memoized component given the poll skips a parent's re-render.
+  return useMemo(() => ({ ...(current ?? { ...initialPollState<T>(), loading: true }), refresh }), [current, refresh]);
 }

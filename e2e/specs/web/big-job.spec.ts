@@ -68,6 +68,14 @@ test('a 200-vertex job of parallelism 4,096: the vertex list finds tenant-cost, 
   // Called out as the hottest, or as the diagnosis' vertex once its first look names it.
   await expect(job.vertex(hot.id)).toHaveAttribute('data-mark', /^(hottest|focus)$/);
   await expect(page.locator('.vertex-callout')).toContainText(hot.name);
+  // Once the diagnosis names it, the path from the sources to it stands out: it is drawn whole, a vertex it feeds
+  // (off the path) faint.
+  await expect(job.vertex(hot.id)).toHaveAttribute('data-mark', 'focus', { timeout: 60_000 });
+  const fed = cluster.job.vertices.find((v) => v.inputs.includes(hot.index))!;
+  await expect.poll(async () => (await job.opacities())[hot.id]).toBe(1);
+  await expect.poll(async () => (await job.opacities())[fed.id]).toBeLessThan(0.5);
+  const intoHot = job.canvas.locator(`.react-flow__edge[data-id$="->${hot.id}"] .react-flow__edge-path`).first();
+  await expect(intoHot).toHaveCSS('stroke', 'rgb(255, 122, 217)');
   await page.getByTestId(testIds.jobGraph.page).evaluate((element) => element.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: path.join(ROOT, 'test-results/screenshots/big-job-zoomed-out.png') });
 

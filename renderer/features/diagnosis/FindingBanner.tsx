@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import type { Finding, JobDiagnosis } from '../../../engine/contracts/diagnosis';
 import { PollErrorBanner } from '../../components/ErrorBanner';
 import type { Polled } from '../../components/usePolling';
@@ -16,9 +16,10 @@ const SEVERITY_LABEL: Record<Finding['severity'], string> = {
 
 /**
  * The one sentence at the top of the job page: why the job is slow (or that it is not), with the evidence a click
- * away and, one more click, the reasoning, the confidence and what could not be known.
+ * away and, one more click, the reasoning, the confidence and what could not be known. Memoized: the job page
+ * re-renders on each of its polls' start and end, the banner only on the diagnosis's.
  */
-export function FindingBanner({
+export const FindingBanner = memo(function FindingBanner({
   poll,
   windowMs,
   onWindowChange,
@@ -136,14 +137,17 @@ export function FindingBanner({
       ) : null}
     </section>
   );
-}
+});
+
+/** As `toLocaleTimeString('en-GB', { hour12: false })`, built once rather than on every render of the banner. */
+const TIME_OF_DAY = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 
 /** What the sentence rests on: the window it used, or Flink's current figures while the window cannot tell yet. */
 function basisInWords(d: JobDiagnosis, windowMs: number): string {
   const asked = WINDOWS.find((w) => w.ms === windowMs)?.label ?? `${Math.round(windowMs / 1000)} s`;
   const sampled = d.window.samples > 1 ? `${Math.round(d.window.spanMs / 1000)} s sampled` : d.window.samples === 1 ? 'one sample' : 'no samples yet';
   if (d.basis?.source === 'flink-now') {
-    const at = new Date(d.basis.fetchedAt).toLocaleTimeString('en-GB', { hour12: false });
+    const at = TIME_OF_DAY.format(d.basis.fetchedAt);
     return d.basis.reason === 'flink-high'
       ? `From Flink's current figures (its metrics at ${at}): it reports a vertex HIGH that the last ${asked} (${sampled}) does not show yet.`
       : `From Flink's current figures (its metrics at ${at}); the history of the last ${asked} is too short for a verdict yet (${sampled}).`;

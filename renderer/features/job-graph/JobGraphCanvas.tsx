@@ -8,20 +8,22 @@ import {
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useStoreApi,
   type NodeMouseHandler,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { memo, useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { JobGraph } from '../../../engine/contracts/jobs';
 import { useTheme } from '../../app/theme';
 import { testIds } from '../../testIds';
 import { paintVertex } from './colors';
-import { markedHottest } from './graphFocus';
+import { markedHottest, pathStyle } from './graphFocus';
+import { sameEdgeData, sameElements, type Kept } from './keepUnchanged';
 import { sameVertex } from './sameVertex';
 import { FOCUS_ZOOM } from './levelOfDetail';
 import { LARGE_GRAPH_VERTICES, VERTEX_HEIGHT, VERTEX_WIDTH, usableEdges, type GraphLayout } from './layout';
 import { Legend } from './Legend';
-import { ShipEdge, type ShipFlowEdge } from './ShipEdge';
+import { ShipEdge, type ShipEdgeData, type ShipFlowEdge } from './ShipEdge';
 import { VertexNode, type VertexFlowNode, type VertexMark } from './VertexNode';
 import { fitView, initialView, initialViewShowsWhole, sameViewport, showsBox, viewAfterResize, type InitialView, type Viewport } from './viewport';
 
@@ -29,6 +31,10 @@ const nodeTypes = { vertex: VertexNode };
 /** A graph this small is read whole at a glance; the MiniMap would only cover part of it. */
 const MINIMAP_FROM_VERTICES = 8;
 const edgeTypes = { ship: ShipEdge };
+/** One object for every refresh (a vertex the layout missed, an edge without a route), so an unchanged one compares equal. */
+const ORIGIN = { x: 0, y: 0 };
+const NO_POINTS: ShipEdgeData['points'] = [];
+const EDGE_MARKER = { type: MarkerType.ArrowClosed, width: 16, height: 16, color: 'var(--graph-edge)' };
 
 /** Fit padding that keeps vertices clear of the MiniMap (bottom right) and the controls (bottom left). */
 const FIT_VIEW_OPTIONS = {
@@ -76,14 +82,13 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
 
   const large = graph.vertices.length >= LARGE_GRAPH_VERTICES;
   const hottestId = useMemo(() => markedHottest(graph.vertices)?.id ?? null, [graph.vertices]);
-  const onPath = useMemo(() => (highlightPath && highlightPath.length > 0 ? new Set(highlightPath) : null), [highlightPath]);
   const markOf = useCallback(
     (id: string): VertexMark | null => (id === focusVertexId ? 'focus' : id === hottestId ? 'hottest' : null),
     [focusVertexId, hottestId],
   );
 
   // A vertex whose figures and marks did not change keeps its node object: a refresh re-renders only what moved.
-  const previousNodes = useRef(new Map<string, VertexFlowNode>());
+  const previousNodes = useRef<Kept<VertexFlowNode>>({ list: [], byId: new Map() });
   const nodes = useMemo<VertexFlowNode[]>(() => {
     const jobNotRunning = graph.state === 'RUNNING' ? null : graph.state;
     const next = graph.vertices.map((vertex): VertexFlowNode => {
@@ -92,15 +97,15 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
         selected: vertex.id === selectedVertexId,
         jobNotRunning,
         mark: markOf(vertex.id),
-        dimmed: onPath !== null && !onPath.has(vertex.id),
       };
-      const old = previousNodes.current.get(vertex.id);
+      const position = layout.positions[vertex.id] ?? ORIGIN;
+      const old = previousNodes.current.byId.get(vertex.id);
       if (
         old &&
+        old.position === position &&
         old.data.selected === data.selected &&
         old.data.jobNotRunning === data.jobNotRunning &&
         old.data.mark === data.mark &&
-        old.data.dimmed === data.dimmed &&
         sameVertex(old.data.vertex, vertex)
       ) {
         return old;
@@ -108,7 +113,7 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
       return {
         id: vertex.id,
         type: 'vertex',
-        position: layout.positions[vertex.id] ?? { x: 0, y: 0 },
+        position,
         data,
         width: VERTEX_WIDTH,
         height: VERTEX_HEIGHT,
@@ -118,32 +123,63 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
         ariaLabel: `${vertex.name}, parallelism ${vertex.parallelism}, ${vertex.status}`,
       };
     });
-    previousNodes.current = new Map(next.map((node) => [node.id, node]));
+    // Nothing moved: the same array, so React Flow does not even look (a new array makes it adopt every node again
+    // and re-run each node's store selectors).
+    if (sameElements(previousNodes.current.list, next)) return previousNodes.current.list;
+    previousNodes.current = { list: next, byId: new Map(next.map((node) => [node.id, node])) };
     return next;
-  }, [graph.vertices, graph.state, layout, selectedVertexId, markOf, onPath]);
+  }, [graph.vertices, graph.state, layout, selectedVertexId, markOf]);
 
-  const edges = useMemo<ShipFlowEdge[]>(
-    () =>
-      usableEdges(graph.vertices, graph.edges).map(({ id, edge }) => {
-        const route = layout.edges[id];
-        return {
-          id,
-          type: 'ship',
-          source: edge.source,
-          target: edge.target,
-          data: {
-            strategy: edge.shipStrategy,
-            points: route?.points ?? [],
-            label: route?.label ?? null,
-            emphasis: onPath === null ? null : onPath.has(edge.source) && onPath.has(edge.target) ? 'path' : 'dimmed',
-          },
-          markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: 'var(--graph-edge)' },
-          selectable: false,
-          focusable: false,
-        };
-      }),
-    [graph.vertices, graph.edges, layout, onPath],
-  );
+  // The edges depend on the structure (fixed for this canvas: GraphTab keys it by structure) and the layout, never on
+  // a refresh's figures: an edge keeps its object, and its component does not re-render.
+  const previousEdges = useRef<Kept<ShipFlowEdge>>({ list: [], byId: new Map() });
+  const structureEdges = useMemo(() => usableEdges(graph.vertices, graph.edges), [graph.vertices, graph.edges]);
+  const edges = useMemo<ShipFlowEdge[]>(() => {
+    const next = structureEdges.map(({ id, edge }): ShipFlowEdge => {
+      const route = layout.edges[id];
+      const data: ShipEdgeData = {
+        strategy: edge.shipStrategy,
+        points: route?.points ?? NO_POINTS,
+        label: route?.label ?? null,
+      };
+      const old = previousEdges.current.byId.get(id);
+      if (old && old.source === edge.source && old.target === edge.target && old.data && sameEdgeData(old.data, data)) return old;
+      return {
+        id,
+        type: 'ship',
+        source: edge.source,
+        target: edge.target,
+        data,
+        markerEnd: EDGE_MARKER,
+        selectable: false,
+        focusable: false,
+      };
+    });
+    if (sameElements(previousEdges.current.list, next)) return previousEdges.current.list;
+    previousEdges.current = { list: next, byId: new Map(next.map((edge) => [edge.id, edge])) };
+    return next;
+  }, [structureEdges, layout]);
+
+  // The path from the sources to the diagnosis's vertex, as a style sheet (see pathStyle): a new path restyles the
+  // graph without re-rendering its nodes and edges. Built again only when the path itself changes.
+  const scope = useId();
+  const pathKey = highlightPath?.join(' ') ?? '';
+  const highlight = useMemo(() => pathStyle(scope, pathKey === '' ? null : pathKey.split(' '), structureEdges), [scope, pathKey, structureEdges]);
+  // The edges' sheet follows the vertices' a frame later, so each frame restyles half the graph (all of it in one frame
+  // took 30-45 ms of CPU on the 200-vertex graph).
+  const edgeSheet = useRef<HTMLStyleElement>(null);
+  useEffect(() => {
+    let second = 0;
+    const first = requestAnimationFrame(() => {
+      second = requestAnimationFrame(() => {
+        if (edgeSheet.current) edgeSheet.current.textContent = highlight.edges;
+      });
+    });
+    return () => {
+      cancelAnimationFrame(first);
+      cancelAnimationFrame(second);
+    };
+  }, [highlight.edges]);
 
   const onNodeClick = useCallback<NodeMouseHandler<VertexFlowNode>>((_, node) => onSelectVertex(node.id), [onSelectVertex]);
 
@@ -174,14 +210,17 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
   useImperativeHandle(ref, () => ({ zoomTo, fitView: onFitView }), [zoomTo, onFitView]);
   // The diagnosis's vertex is zoomed to only when the view does not already show it: a graph shown whole stays whole
   // (the vertex is marked on it), rather than opening zoomed in with the sources cut off.
+  // The canvas's size as React Flow last measured it: reading the element's box here would make the browser lay out
+  // the page inside this effect, in the same task as the render that changed the focus (30 ms on a 200-vertex graph).
+  const store = useStoreApi<VertexFlowNode, ShipFlowEdge>();
   const bringIntoView = useCallback(
     (vertexId: string) => {
       const at = layout.positions[vertexId];
-      const box = containerRef.current?.getBoundingClientRect();
-      if (!at || !box) return;
-      if (!showsBox(flow.getViewport(), box, { ...at, width: VERTEX_WIDTH, height: VERTEX_HEIGHT })) zoomTo(vertexId);
+      const { width, height } = store.getState();
+      if (!at || !width || !height) return;
+      if (!showsBox(flow.getViewport(), { width, height }, { ...at, width: VERTEX_WIDTH, height: VERTEX_HEIGHT })) zoomTo(vertexId);
     },
-    [flow, layout, zoomTo],
+    [flow, layout, zoomTo, store],
   );
   // Only when the focus changes (a refresh must not pull the view back); the first view brings it in too.
   const focusRef = useRef(focusVertexId);
@@ -221,7 +260,9 @@ function Canvas({ graph, layout, selectedVertexId, onSelectVertex, focusVertexId
   const minimapColor = useCallback((node: VertexFlowNode) => paintVertex(node.data.vertex).fill, []);
 
   return (
-    <div className="graph-canvas" data-testid={testIds.jobGraph.canvas} data-layout={layout.engine} data-layout-thread={layout.thread}>
+    <div className="graph-canvas" data-graph={scope} data-testid={testIds.jobGraph.canvas} data-layout={layout.engine} data-layout-thread={layout.thread} data-path={highlight.vertices ? 'shown' : undefined}>
+      <style>{highlight.vertices}</style>
+      <style ref={edgeSheet} />
       <Legend vertexCount={graph.vertices.length} />
       <div className="graph-canvas__flow" ref={containerRef}>
       <ReactFlow<VertexFlowNode, ShipFlowEdge>

@@ -113,6 +113,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
       setAdviceRequest((r) => ({ key, nonce: (r?.nonce ?? 0) + 1, ...(measured ? { rate: measured.rate, ...(measured.vertexId ? { vertexId: measured.vertexId } : {}) } : {}) })),
     [],
   );
+  const onAdviseFromFinding = useCallback(() => onOpenAdvice(null), [onOpenAdvice]);
   const jobsHref = hrefFor({ page: 'cluster', clusterId });
 
   // A job that does not run says so above every tab, with the way to why it stopped.
@@ -191,7 +192,7 @@ export function JobPage({ clusterId, clusterName, jobId, vertexId, tab, sort = n
 
       {gone && !recorded ? null : (
         <ErrorBoundary panel="The diagnosis" resetKey={`${clusterId}/${jobId}`}>
-          <FindingBanner poll={diagnosisPoll} windowMs={windowMs} onWindowChange={setWindowMs} onShowEvidence={onShowEvidence} onShowFlameGraph={onShowFlameGraph} onOpenLog={recorded ? undefined : findingLog.open} onAdvise={recorded ? undefined : () => onOpenAdvice(null)} />
+          <FindingBanner poll={diagnosisPoll} windowMs={windowMs} onWindowChange={setWindowMs} onShowEvidence={onShowEvidence} onShowFlameGraph={onShowFlameGraph} onOpenLog={recorded ? undefined : findingLog.open} onAdvise={recorded ? undefined : onAdviseFromFinding} />
         </ErrorBoundary>
       )}
 

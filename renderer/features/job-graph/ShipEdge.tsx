@@ -8,8 +8,6 @@ export interface ShipEdgeData extends Record<string, unknown> {
   /** ELK's route: start, bends, end. Empty = draw a bezier between the handles. */
   points: Point[];
   label: Point | null;
-  /** On the highlighted path (drawn strong), off it (drawn faint), or no path shown. */
-  emphasis: 'path' | 'dimmed' | null;
 }
 
 export type ShipFlowEdge = Edge<ShipEdgeData, 'ship'>;
@@ -56,7 +54,7 @@ function ShipEdgeView(props: EdgeProps<ShipFlowEdge>): ReactNode {
   const strategy = data?.strategy ?? '';
   return (
     <>
-      <BaseEdge id={props.id} path={path} markerEnd={markerEnd} className={`ship-edge ship-edge--${strategyClass(strategy)}${data?.emphasis ? ` ship-edge--${data.emphasis}` : ''}`} />
+      <BaseEdge id={props.id} path={path} markerEnd={markerEnd} className={`ship-edge ship-edge--${strategyClass(strategy)}`} />
       {labelsVisible && strategy ? (
         <EdgeLabelRenderer>
           <div

@@ -6,7 +6,7 @@ import { SpacerRow, useVirtualRows } from '../../components/useVirtualRows';
 import { testIds } from '../../testIds';
 import { BACKPRESSURE_LABEL } from './colors';
 import { hottestVertex } from './graphFocus';
-import { DEFAULT_VERTEX_SORT, filterVertices, nextVertexSort, sortVertices, toVertexRows, type VertexColumn, type VertexRow, type VertexSort } from './vertexList';
+import { DEFAULT_VERTEX_SORT, filterVertices, nextVertexRows, nextVertexSort, sortVertices, type VertexColumn, type VertexRow, type VertexSort } from './vertexList';
 
 const ROW_HEIGHT = 32;
 const SKEW_WORTH_NOTICING = 2;
@@ -39,7 +39,8 @@ export const VertexList = memo(function VertexList({ graph, selectedVertexId, on
   const [sort, setSort] = useState<VertexSort>(DEFAULT_VERTEX_SORT);
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
-  const all = useMemo(() => toVertexRows(graph.vertices), [graph.vertices]);
+  const previousRows = useRef<readonly VertexRow[]>([]);
+  const all = useMemo(() => (previousRows.current = nextVertexRows(previousRows.current, graph.vertices)), [graph.vertices]);
   const sorted = useMemo(() => sortVertices(all, sort), [all, sort]);
   const rows = useMemo(() => filterVertices(sorted, deferredQuery), [sorted, deferredQuery]);
   const hottest = useMemo(() => hottestVertex(graph.vertices), [graph.vertices]);

@@ -15,8 +15,6 @@ export interface VertexNodeData extends Record<string, unknown> {
   /** The job's state when it is not RUNNING: the node then shows no figures, only that there are none. */
   jobNotRunning: string | null;
   mark: VertexMark | null;
-  /** Off the highlighted path: drawn faint. */
-  dimmed: boolean;
 }
 
 export type VertexFlowNode = Node<VertexNodeData, 'vertex'>;
@@ -28,7 +26,7 @@ const levelOf = (s: { transform: [number, number, number] }): DetailLevel => det
 const MARK_LABEL: Record<VertexMark, string> = { hottest: 'Hottest', focus: 'Diagnosis' };
 
 function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
-  const { vertex, selected, jobNotRunning, mark, dimmed } = data;
+  const { vertex, selected, jobNotRunning, mark } = data;
   // Few keys over lightly loaded subtasks reads 3-4× too: only a busy hot subtask is an alarm (see busySkewIsAlarm).
   const skewAlarm = vertex.busySkewAlarm === true;
   const level = useStore(levelOf);
@@ -57,7 +55,7 @@ function VertexNodeView({ data }: NodeProps<VertexFlowNode>): ReactNode {
 
   return (
     <div
-      className={`vertex vertex--lod-${level}${selected ? ' vertex--selected' : ''}${compact ? ' vertex--compact' : ''}${unavailable ? ' vertex--no-metrics' : ''}${mark ? ` vertex--${mark}` : ''}${dimmed ? ' vertex--dimmed' : ''}`}
+      className={`vertex vertex--lod-${level}${selected ? ' vertex--selected' : ''}${compact ? ' vertex--compact' : ''}${unavailable ? ' vertex--no-metrics' : ''}${mark ? ` vertex--${mark}` : ''}`}
       style={{ background: paint.fill }}
       data-testid={testIds.jobGraph.vertex(vertex.id)}
       data-lod={level}

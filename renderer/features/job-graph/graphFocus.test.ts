@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EdgeView, MetricAggregate, VertexView } from '../../../engine/contracts/jobs';
-import { HOT_BUSY_MS_PER_SECOND, hottestVertex, markedHottest, upstreamOf } from './graphFocus';
+import { HOT_BUSY_MS_PER_SECOND, hottestVertex, markedHottest, pathStyle, upstreamOf } from './graphFocus';
 
 const aggregate = (max: number, avg = max): MetricAggregate => ({ min: 0, max, avg, sum: avg * 4 });
 const vertex = (id: string, busyMax: number | null, extra: Partial<VertexView> = {}): VertexView => ({
@@ -67,5 +67,36 @@ describe('upstreamOf', () => {
   it('is the source alone for a source, and ends on a cycle', () => {
     expect(upstreamOf(edges, 's1')).toEqual(['s1']);
     expect(upstreamOf([{ source: 'x', target: 'y', shipStrategy: 'HASH' }, { source: 'y', target: 'x', shipStrategy: 'HASH' }], 'x').sort()).toEqual(['x', 'y']);
+  });
+});
+
+describe('pathStyle', () => {
+  const edge = (source: string, target: string): EdgeView => ({ source, target, shipStrategy: 'HASH' });
+  const edges = [
+    { id: 'e0:a->b', edge: edge('a', 'b') },
+    { id: 'e1:b->c', edge: edge('b', 'c') },
+    { id: 'e2:x->c', edge: edge('x', 'c') },
+  ];
+
+  it('is empty without a path', () => {
+    expect(pathStyle('g1', null, edges)).toEqual({ vertices: '', edges: '' });
+    expect(pathStyle('g1', [], edges)).toEqual({ vertices: '', edges: '' });
+  });
+
+  it("dims the canvas's vertices and edges, and draws the path's own whole", () => {
+    const css = pathStyle('g1', ['a', 'b'], edges);
+    expect(css.vertices).toBe(
+      '.graph-canvas[data-graph="g1"] .react-flow__node { opacity: 0.28; }\n' +
+        '.graph-canvas[data-graph="g1"] .react-flow__node[data-id="a"],\n.graph-canvas[data-graph="g1"] .react-flow__node[data-id="b"] { opacity: 1; }',
+    );
+    // Only the edge with both ends on the path is strong.
+    expect(css.edges).toBe(
+      '.graph-canvas[data-graph="g1"] .react-flow__edge { opacity: 0.2; }\n' +
+        '.graph-canvas[data-graph="g1"] .react-flow__edge[data-id="e0:a->b"] { opacity: 1; --path-stroke: #ff7ad9; --path-stroke-width: 3; }',
+    );
+  });
+
+  it('escapes what would end a quoted selector', () => {
+    expect(pathStyle('«r1»', ['we"ird\\'], []).vertices).toContain('.react-flow__node[data-id="we\\"ird\\\\"]');
   });
 });

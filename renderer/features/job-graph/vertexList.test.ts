@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricAggregate, VertexView } from '../../../engine/contracts/jobs';
-import { DEFAULT_VERTEX_SORT, filterVertices, nextVertexSort, sortVertices, toVertexRows } from './vertexList';
+import { DEFAULT_VERTEX_SORT, filterVertices, nextVertexRows, nextVertexSort, sortVertices, toVertexRows } from './vertexList';
 
 const aggregate = (max: number): MetricAggregate => ({ min: 0, max, avg: max / 2, sum: max * 2 });
 const vertex = (id: string, name: string, busy: number | null, backPressured: number | null, skew: number | null): VertexView => ({
@@ -58,5 +58,21 @@ describe('the vertex list', () => {
     expect(nextVertexSort(DEFAULT_VERTEX_SORT, 'busyMax')).toEqual({ column: 'busyMax', direction: 'asc' });
     expect(nextVertexSort(DEFAULT_VERTEX_SORT, 'skew')).toEqual({ column: 'skew', direction: 'desc' });
     expect(nextVertexSort(DEFAULT_VERTEX_SORT, 'name')).toEqual({ column: 'name', direction: 'asc' });
+  });
+});
+
+describe('the vertex list after a refresh', () => {
+  const first = nextVertexRows([], [vertex('aa01', 'Source', 200, 0, 1.1), vertex('aa02', 'Map', 450, 20, 1.3)]);
+
+  it('is the same list when no figure changed, so nothing is sorted or drawn again', () => {
+    expect(nextVertexRows(first, [vertex('aa01', 'Source', 200, 0, 1.1), vertex('aa02', 'Map', 450, 20, 1.3)])).toBe(first);
+  });
+
+  it('keeps the row of an unchanged vertex and makes a new one for a vertex that moved', () => {
+    const next = nextVertexRows(first, [vertex('aa01', 'Source', 200, 0, 1.1), vertex('aa02', 'Map', 460, 20, 1.3)]);
+    expect(next).not.toBe(first);
+    expect(next[0]).toBe(first[0]);
+    expect(next[1]).not.toBe(first[1]);
+    expect(next[1].busyMax).toBe(460);
   });
 });

@@ -49,6 +49,19 @@ export function toVertexRows(vertices: readonly VertexView[]): VertexRow[] {
 }
 
 /**
+ * The rows after a graph refresh: a vertex whose figures did not change keeps its row object (its memoized row is not
+ * re-rendered), and when none changed the previous list itself is kept (nor are the sort and the filter redone).
+ */
+export function nextVertexRows(previous: readonly VertexRow[], vertices: readonly VertexView[]): readonly VertexRow[] {
+  const next = toVertexRows(vertices).map((row, i) => (previous[i] !== undefined && sameVertexRow(previous[i], row) ? previous[i] : row));
+  return next.length === previous.length && next.every((row, i) => row === previous[i]) ? previous : next;
+}
+
+function sameVertexRow(a: VertexRow, b: VertexRow): boolean {
+  return (Object.keys(b) as Array<keyof VertexRow>).every((key) => a[key] === b[key]);
+}
+
+/**
  * The rows whose name holds every word of the query (any case, any order), or whose id starts with it: "tenant cost"
  * finds `tenant-cost -> Sink: Writer`. An empty query keeps them all.
  */

@@ -70,7 +70,9 @@ function TimeBar({ value, tone }: { value: number | null; tone: 'busy' | 'backpr
 
 const bytes = (n: number | null): string => formatBytes(n);
 const count = (n: number | null): string => formatCount(n);
-const exact = (n: number | null | undefined, unit: string): string | undefined => (n == null ? undefined : `${n.toLocaleString()} ${unit}`);
+/** One formatter for every cell (`toLocaleString` builds one per call: 4 cells a row, each row a refresh changes). */
+const exactFormat = new Intl.NumberFormat();
+const exact = (n: number | null | undefined, unit: string): string | undefined => (n == null ? undefined : `${exactFormat.format(n)} ${unit}`);
 
 /**
  * Identifying first (index, status), then the alarming ones (backpressure level, busy / back-pressured / idle time,

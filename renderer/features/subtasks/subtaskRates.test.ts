@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/jobs';
-import { INITIAL_RATE_STATE, nextRateState, ratesBetween } from './subtaskRates';
+import { INITIAL_RATE_STATE, matchByIndex, nextRateState, ratesBetween } from './subtaskRates';
 
 function row(index: number, patch: Partial<SubtaskRow> = {}): SubtaskRow {
   return {
@@ -83,5 +83,16 @@ describe('subtask rates from two consecutive refreshes', () => {
   it('starts over for another vertex', () => {
     const state = nextRateState(nextRateState(INITIAL_RATE_STATE, sample(0, [row(0)], 'a')), sample(10_000, [row(0, { recordsIn: 9000 })], 'b'));
     expect(state.rates.size).toBe(0);
+  });
+});
+
+describe('matchByIndex', () => {
+  it('finds a subtask at its place, or wherever it moved to, or nowhere', () => {
+    const earlier = [row(0), row(1), row(2)];
+    const find = matchByIndex(earlier);
+    expect(find(1, 1)).toBe(earlier[1]);
+    expect(find(2, 0)).toBe(earlier[2]);
+    expect(find(0, 5)).toBe(earlier[0]);
+    expect(find(7, 0)).toBeUndefined();
   });
 });

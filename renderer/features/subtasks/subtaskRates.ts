@@ -1,4 +1,4 @@
-import type { SubtaskRow, VertexSubtasks } from '../../../engine/contracts/jobs';
+import type { VertexSubtasks } from '../../../engine/contracts/jobs';
 
 /**
  * Per-subtask rates from two consecutive refreshes of the subtasks table, computed here in the renderer: the table's
@@ -27,48 +27,68 @@ const STALE_AFTER_MS = 60_000;
 
 export const INITIAL_RATE_STATE: RateState = { baseline: null, rates: new Map(), unchanged: 0, lastFetchedAt: null };
 
-const COUNTERS = [
-  ['recordsIn', 'recordsInPerSecond'],
-  ['recordsOut', 'recordsOutPerSecond'],
-  ['bytesIn', 'bytesInPerSecond'],
-  ['bytesOut', 'bytesOutPerSecond'],
-] as const satisfies ReadonlyArray<readonly [keyof SubtaskRow, keyof SubtaskRates]>;
-
 /** Rates between two samples of the same vertex; null where they cannot be told (see the rules inside). */
 export function ratesBetween(before: VertexSubtasks, after: VertexSubtasks): Map<number, SubtaskRates> {
   const rates = new Map<number, SubtaskRates>();
   const seconds = (after.fetchedAt - before.fetchedAt) / 1000;
-  const previous = new Map(before.subtasks.map((row) => [row.index, row]));
-  for (const row of after.subtasks) {
-    const old = previous.get(row.index);
+  const previous = matchByIndex(before.subtasks);
+  after.subtasks.forEach((row, position) => {
+    const old = previous(row.index, position);
     // Only a subtask that runs now, the same attempt as before (a restart resets its counters), has a rate.
     const comparable = seconds > 0 && old !== undefined && row.status === 'RUNNING' && old.attempt === row.attempt;
     // The subtask's own clock where Flink reports it: exact over the interval the counters cover, however the
     // JobManager's metric refreshes fall between the two requests.
-    const clockSeconds = row.clockMs != null && old?.clockMs != null ? (row.clockMs - old.clockMs) / 1000 : null;
-    const elapsed = clockSeconds ?? seconds;
-    const rate = (counter: (typeof COUNTERS)[number][0]): number | null => {
-      const now = row[counter];
-      const then = old?.[counter];
-      if (!comparable || !(elapsed > 0) || now == null || then == null || now < then) return null;
-      return (now - then) / elapsed;
-    };
-    rates.set(row.index, Object.fromEntries(COUNTERS.map(([counter, key]) => [key, rate(counter)])) as unknown as SubtaskRates);
-  }
+    const elapsed = row.clockMs != null && old?.clockMs != null ? (row.clockMs - old.clockMs) / 1000 : seconds;
+    rates.set(
+      row.index,
+      comparable && elapsed > 0
+        ? {
+            recordsInPerSecond: rate(row.recordsIn, old.recordsIn, elapsed),
+            recordsOutPerSecond: rate(row.recordsOut, old.recordsOut, elapsed),
+            bytesInPerSecond: rate(row.bytesIn, old.bytesIn, elapsed),
+            bytesOutPerSecond: rate(row.bytesOut, old.bytesOut, elapsed),
+          }
+        : NO_RATES,
+    );
+  });
   return rates;
+}
+
+const NO_RATES: SubtaskRates = Object.freeze({ recordsInPerSecond: null, recordsOutPerSecond: null, bytesInPerSecond: null, bytesOutPerSecond: null });
+
+/** A counter's growth per second; none where either reading is missing or it went down (reset). */
+function rate(now: number | null, then: number | null, seconds: number): number | null {
+  return now == null || then == null || now < then ? null : (now - then) / seconds;
+}
+
+/**
+ * The row of the same subtask in an earlier sample. A vertex's subtasks come in index order, so the row at the same
+ * place is nearly always it: a map by index is built only the first time it is not (4,096 rows a refresh).
+ */
+export function matchByIndex<Row extends { index: number }>(rows: readonly Row[]): (index: number, position: number) => Row | undefined {
+  let byIndex: Map<number, Row> | null = null;
+  return (index, position) => {
+    const atPlace = rows[position];
+    if (atPlace !== undefined && atPlace.index === index) return atPlace;
+    byIndex ??= new Map(rows.map((row) => [row.index, row]));
+    return byIndex.get(index);
+  };
 }
 
 function sameTotals(a: VertexSubtasks, b: VertexSubtasks): boolean {
   if (a.subtasks.length !== b.subtasks.length) return false;
-  const byIndex = new Map(a.subtasks.map((row) => [row.index, row]));
-  return b.subtasks.every((row) => {
-    const old = byIndex.get(row.index);
+  const previous = matchByIndex(a.subtasks);
+  return b.subtasks.every((row, position) => {
+    const old = previous(row.index, position);
     return (
       old !== undefined &&
-      old.attempt === row.attempt &&
-      old.status === row.status &&
+      old.recordsIn === row.recordsIn &&
+      old.recordsOut === row.recordsOut &&
+      old.bytesIn === row.bytesIn &&
+      old.bytesOut === row.bytesOut &&
       old.clockMs === row.clockMs &&
-      COUNTERS.every(([counter]) => old[counter] === row[counter])
+      old.attempt === row.attempt &&
+      old.status === row.status
     );
   });
 }
