@@ -71,6 +71,17 @@ describe('CurrentGraphs: Flink\'s current figures without asking the JobManager 
     now = 29_000;
     expect((await graphs.diagnose(d)).basis).toMatchObject({ source: 'flink-now', fetchedAt: 15_000 });
     expect(fetches).toBe(2);
+    // The page opened again an hour later: that hour is not its period, and a diagnosis 20 s after takes a fresh graph.
+    now = 3_629_000;
+    const reopened = graphs.fetch(d.clusterId, d.jobId);
+    release();
+    await reopened;
+    expect(graphs.recent(d.clusterId, d.jobId)?.periodMs).toBeUndefined();
+    now += 20_000;
+    const late = graphs.diagnose(d);
+    release();
+    expect((await late).basis).toMatchObject({ source: 'flink-now', fetchedAt: now });
+    expect(fetches).toBe(4);
   });
 
   it('asks nothing for a window finding that already calls for attention', async () => {

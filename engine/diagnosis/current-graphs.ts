@@ -2,6 +2,9 @@ import type { JobDiagnosis } from '../contracts/diagnosis.ts';
 import { withFlinkNow } from '../analysis/flink-now.ts';
 import type { FetchedJobGraph } from '../sampling/job-graph.ts';
 
+/** The longest refresh interval a job page offers (2 min). */
+const MAX_PAGE_PERIOD_MS = 120_000;
+
 /** A graph as remembered: when it was seen, and how long after the page's refresh before it (a page's period). */
 export type RememberedGraph = FetchedJobGraph & { seenAt: number; periodMs?: number };
 
@@ -38,7 +41,9 @@ export class CurrentGraphs {
     const key = `${graph.clusterId}\u0000${graph.jobId}`;
     const seenAt = this.now();
     const lastPage = this.pageAt.get(key);
-    const periodMs = options.page ? (lastPage !== undefined ? seenAt - lastPage : undefined) : this.latest.get(key)?.periodMs;
+    // A gap longer than any page's refresh interval is a page opened again, not its period.
+    const sincePage = lastPage !== undefined ? seenAt - lastPage : undefined;
+    const periodMs = options.page ? (sincePage !== undefined && sincePage <= MAX_PAGE_PERIOD_MS ? sincePage : undefined) : this.latest.get(key)?.periodMs;
     if (options.page) this.pageAt.set(key, seenAt);
     this.latest.delete(key);
     this.latest.set(key, { ...graph, seenAt, ...(periodMs !== undefined ? { periodMs } : {}) });

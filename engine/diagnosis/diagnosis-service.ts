@@ -4,7 +4,7 @@ import { KEY_TYPES, type DiagnosisApi, type KeyLookup, type SkewMetric } from '.
 import { EngineError } from '../flink-rest/errors.ts';
 import { requireId } from '../flink-rest/input-checks.ts';
 import type { CurrentGraphs } from './current-graphs.ts';
-import type { HistoryWindows } from './history-windows.ts';
+import { checkWindow, type HistoryWindows } from './history-windows.ts';
 import { HISTORY_ONLY, type WindowReach } from '../sampling/job-watcher.ts';
 
 /** The root cause, the skew and the keys: read from the history, with Flink's own figures when the window cannot yet tell. */
@@ -20,14 +20,14 @@ export class DiagnosisService implements DiagnosisApi {
   async diagnose(clusterId: string, jobId: string, windowMs: number) {
     this.registry.find(clusterId);
     const id = requireId(jobId, 'job');
-    await this.history.reachBack(clusterId, id, { windowMs });
+    await this.history.reachBack(clusterId, id, { windowMs: checkWindow(windowMs) });
     return this.currentGraphs.diagnose(this.windows.diagnose(clusterId, id, windowMs));
   }
 
   async skewHeatmap(clusterId: string, jobId: string, windowMs: number, metric: SkewMetric, aggregate: 'mean' | 'max') {
     this.registry.find(clusterId);
     const id = requireId(jobId, 'job');
-    await this.history.reachBack(clusterId, id, { windowMs });
+    await this.history.reachBack(clusterId, id, { windowMs: checkWindow(windowMs) });
     return this.windows.heatmap(clusterId, id, windowMs, metric, aggregate);
   }
 

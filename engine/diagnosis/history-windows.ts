@@ -78,7 +78,8 @@ function memo<T>(cached: CachedWindow, key: string, compute: () => T): T {
   return cached.results.get(key) as T;
 }
 
-function checkWindow(windowMs: unknown): number {
+/** A window as the diagnosis, the charts and the exports take it, or the operator's mistake in words. */
+export function checkWindow(windowMs: unknown): number {
   if (typeof windowMs !== 'number' || !Number.isInteger(windowMs) || windowMs < MIN_WINDOW_MS || windowMs > MAX_WINDOW_MS) {
     throw new EngineError('invalid-input', `The window must be a whole number of ms from ${MIN_WINDOW_MS} (10 s) to ${MAX_WINDOW_MS} (24 h), got ${String(windowMs)}.`);
   }

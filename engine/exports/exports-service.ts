@@ -1,5 +1,6 @@
 import type { ClusterRegistry } from '../clusters/cluster-registry.ts';
 import type { ExportAttachmentsRequest, ExportsApi, IncidentBundleRequest, SkewReportRequest } from '../contracts/exports.ts';
+import { checkWindow } from '../diagnosis/history-windows.ts';
 import { requireId } from '../flink-rest/input-checks.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import { publicEntry, type OperationsJournal } from '../operations/journal.ts';
@@ -30,13 +31,15 @@ export class ExportsService implements ExportsApi {
 
   async skewReport(clusterId: string, jobId: string, request: SkewReportRequest) {
     const id = requireId(jobId, 'job');
-    await this.windows.reachBack(clusterId, id, { windowMs: request?.windowMs });
+    // The window checked before the store is read for it.
+    await this.windows.reachBack(clusterId, id, { windowMs: checkWindow(request?.windowMs) });
     return exportSkewReport(this.history, await this.reportCluster(clusterId), id, request, this.attachmentsOf(clusterId, id, request));
   }
 
   async incidentBundle(clusterId: string, jobId: string, request: IncidentBundleRequest) {
     const id = requireId(jobId, 'job');
-    await this.windows.reachBack(clusterId, id, { windowMs: request?.windowMs });
+    // The window checked before the store is read for it.
+    await this.windows.reachBack(clusterId, id, { windowMs: checkWindow(request?.windowMs) });
     const cluster = await this.reportCluster(clusterId);
     const client = this.registry.connection(clusterId).client;
     // What the cluster still knows of the job goes in too; a cluster gone leaves the recording only.

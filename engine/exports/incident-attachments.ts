@@ -2,7 +2,7 @@ import { pruneFlameTree } from '../analysis/flame-graph.ts';
 import type { Finding } from '../contracts/diagnosis.ts';
 import type { ExportAttachmentsRequest } from '../contracts/exports.ts';
 import type { FlameGraphType, FlameNode, HotFrame } from '../contracts/flame-graph.ts';
-import { subtaskLogTarget, type LogLine, type SubtaskLogTarget } from '../contracts/logs.ts';
+import { MAX_LOG_SCAN_BYTES, subtaskLogTarget, type LogLine, type SubtaskLogTarget } from '../contracts/logs.ts';
 import type { VertexSubtasks } from '../contracts/jobs.ts';
 import type { FlinkRestClient } from '../flink-rest/client.ts';
 import { toErrorInfo } from '../flink-rest/errors.ts';
@@ -116,7 +116,8 @@ async function attachedFlameGraph(client: FlinkRestClient, clusterId: string, jo
 async function attachedLogExcerpt(client: FlinkRestClient, clusterId: string, target: SubtaskLogTarget | string): Promise<Attached<AttachedLogExcerpt>> {
   if (typeof target === 'string') return { included: false, reason: target };
   try {
-    const found = await searchLog(client, clusterId, target.processId, { file: { kind: 'log' }, text: null, task: target.task, maxMatches: MAX_EXCERPT_LINES, keep: 'last' });
+    // The last lines are at the end: the whole log is read (Flink serves it whole), up to the most a search reads.
+    const found = await searchLog(client, clusterId, target.processId, { file: { kind: 'log' }, text: null, task: target.task, maxMatches: MAX_EXCERPT_LINES, keep: 'last', maxScanBytes: MAX_LOG_SCAN_BYTES });
     return { included: true, value: { ...target, lines: lastLines(found.matches), linesFound: found.matchedLines, scannedBytes: found.scannedBytes, complete: found.complete } };
   } catch (error) {
     return { included: false, reason: `The log of TaskManager ${target.processId} could not be read: ${toErrorInfo(error).message}` };

@@ -3,7 +3,7 @@ import type { ExportAttachmentsRequest, ExportedBinary, ExportedFile } from '../
 import type { JobExceptions, JobGraph } from '../contracts/jobs.ts';
 import type { JournalEntry } from '../contracts/operations.ts';
 import { INCIDENT_BUNDLE } from '../contracts/incident-bundle.ts';
-import { MAX_WINDOW_MS, MIN_WINDOW_MS } from '../diagnosis/history-windows.ts';
+import { checkWindow } from '../diagnosis/history-windows.ts';
 import { EngineError } from '../flink-rest/errors.ts';
 import type { HistoryStore } from '../history/history-store.ts';
 import type { IncidentAttachments } from './incident-attachments.ts';
@@ -66,11 +66,4 @@ function reportOf(history: HistoryStore, cluster: ReportCluster, jobId: string, 
     throw new EngineError('not-found', 'The console has no samples of this job yet: it samples a shown job at the cluster\'s metrics interval, try again in a few seconds.');
   }
   return readSkewReport(history, cluster, jobId, windowMs);
-}
-
-function checkWindow(windowMs: unknown): number {
-  if (typeof windowMs !== 'number' || !Number.isInteger(windowMs) || windowMs < MIN_WINDOW_MS || windowMs > MAX_WINDOW_MS) {
-    throw new EngineError('invalid-input', `The window must be a whole number of ms from ${MIN_WINDOW_MS} (10 s) to ${MAX_WINDOW_MS} (24 h), got ${String(windowMs)}.`);
-  }
-  return windowMs;
 }

@@ -94,6 +94,11 @@ export class FlinkRestClient {
   private readonly origin: string;
   private readonly http: AxiosInstance;
   private readonly limit: PriorityLimit;
+  /**
+   * Downloads apart: one goes at the pace of the disk or browser taking it, for up to an hour, and must not hold a slot
+   * the pages' requests wait for.
+   */
+  private readonly downloads = new PriorityLimit(2);
   /** The deadline of one request. */
   readonly timeoutMs: number;
 
@@ -180,7 +185,7 @@ export class FlinkRestClient {
     options: RequestOptions = {},
   ): Promise<ScanResult> {
     const endpoint = `${spec.method} ${spec.path}`;
-    return this.limit.run(options.priority ?? 'page', async () => {
+    return this.downloads.run(options.priority ?? 'page', async () => {
       // A failure of the sink (a full disk, a browser gone) is its own, not the cluster's: thrown as it is.
       let sinkError: Error | undefined;
       const onSinkError = (error: Error) => (sinkError ??= error);

@@ -229,8 +229,9 @@ const COUNTING_METRIC = /^(numRecords(In|Out)|numBytes(In|Out)|accumulate\w+Time
 
 /**
  * `GET …/vertices/:vid/metrics?get=0.a,1.a,…`: per-subtask values of task metrics, ids `<subtask>.<metric>`, strings
- * on the wire. Checked as the aggregates are (time per second bounded per subtask and held to 1000 ms, counts never
- * negative), so figures aggregated from them pass the same checks as Flink's own aggregates.
+ * on the wire. Checked as the aggregates are (time per second bounded per subtask, counts never negative), and kept as
+ * sent: aggregated from them as Flink aggregates (a subtask's 1,030 ms/s of idle time counts as such in the sum and
+ * the mean), then held to 1000 ms as Flink's own aggregates are (`AggregatedMetrics`).
  */
 export const SubtaskMetricValues = MetricCollection.superRefine((metrics, ctx) => {
   metrics.forEach((metric, i) => {
@@ -243,13 +244,7 @@ export const SubtaskMetricValues = MetricCollection.superRefine((metrics, ctx) =
       ctx.addIssue({ code: 'custom', path: [i, 'value'], message: `Is ${value} for ${metric.id}, above ${Math.floor(perSecondBound(name))} ms per second` });
     }
   });
-}).transform((metrics) =>
-  metrics.map((metric) => {
-    const name = metric.id.slice(metric.id.indexOf('.') + 1);
-    const value = Number(metric.value);
-    return perSecondBound(name) !== Number.POSITIVE_INFINITY && value > 1000 ? { ...metric, value: '1000.0' } : metric;
-  }),
-);
+});
 
 /** What a TaskManager uses cannot exceed what it has: [used, of] metric names (the JVM's heap max is -1 when unset). */
 const USED_OF_TOTAL: ReadonlyArray<[string, string]> = [

@@ -37,6 +37,15 @@ describe('samples', () => {
     await store.close();
   });
 
+  it('replace a sample written again at the same time, keeping the first and last sample where they are', async () => {
+    const store = HistoryStore.open(dirs.make(), { now: () => 10_000 });
+    for (const t of [1_000, 2_000, 3_000]) await store.samples.append(syntheticSample({ t }));
+    await store.samples.append({ ...syntheticSample({ t: 2_000 }), source: 'prometheus' });
+    expect(store.samples.jobs('c1')).toEqual([expect.objectContaining({ samples: 3, firstSampleAt: 1_000, lastSampleAt: 3_000 })]);
+    expect(store.samples.heads('c1', JOB, 0, 4_000).map((h) => h.source)).toEqual([undefined, 'prometheus', undefined]);
+    await store.close();
+  });
+
   it('keep each vertex\'s rollup in the head, so a time axis reads no column', async () => {
     const store = HistoryStore.open(dirs.make(), { now: () => 10_000 });
     const sample = syntheticSample({ t: 1_000 });

@@ -208,8 +208,10 @@ export class SampleLog {
       this.jobTable.remove([clusterId, jobId]);
       return undefined;
     }
-    const next = first(this.headTable.getRange({ start: [clusterId, jobId, head.t + 1], end: [clusterId, jobId, Infinity], limit: 1 }));
-    const updated = { ...job, samples: job.samples - 1, storedBytes: job.storedBytes - head.storedBytes, firstSampleAt: next?.t ?? job.lastSampleAt };
+    // Only the oldest sample moves the first one (a sample replaced in the middle of the history does not).
+    const next = head.t === job.firstSampleAt ? first(this.headTable.getRange({ start: [clusterId, jobId, head.t + 1], end: [clusterId, jobId, Infinity], limit: 1 })) : undefined;
+    const firstSampleAt = head.t === job.firstSampleAt ? (next?.t ?? job.lastSampleAt) : job.firstSampleAt;
+    const updated = { ...job, samples: job.samples - 1, storedBytes: job.storedBytes - head.storedBytes, firstSampleAt };
     this.jobTable.put([clusterId, jobId], updated);
     return updated;
   }

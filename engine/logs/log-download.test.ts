@@ -99,7 +99,7 @@ describe('a download that cannot be whole', () => {
     await expect(saveLogFile(served.client, TM, { kind: 'log' }, path.join(dir, 'tm.log'))).rejects.toMatchObject({
       info: { kind: 'timeout', message: expect.stringMatching(/sent nothing for 400 ms after its headers \(HTTP 200\) and 2000000 bytes of the body: the body stalled\.$/) },
     });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -110,8 +110,8 @@ describe('a download that cannot be whole', () => {
       info: { kind: 'unexpected-response', message: expect.stringContaining('larger than 2 MiB') },
     });
     expect(readdirSync(dir)).toEqual([]);
-    // The client hung up at the cap: the server did not go on writing.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The client hung up at the cap: the server's response closed, and it did not go on writing.
+    await served.closed();
     expect(served.written()).toBeLessThan(2 * 1024 * 1024 + 16 * 1024 * 1024);
   });
 

@@ -140,6 +140,7 @@ export class JobWatcher {
   private readonly running = new Map<string, Running>();
   /** Per job, how far back its history was filled from the metrics store (see `reachBack`). */
   private readonly reachedBack = new Map<string, number>();
+  private readonly reachingBack = new Map<string, Promise<unknown>>();
   private readonly now: () => number;
   private readonly openWatchIdleMs: number;
 
@@ -215,6 +216,20 @@ export class JobWatcher {
   /** The same for a window of `windowMs` ending at the job's newest sample, as the diagnosis and the charts read it. */
   async reachBack(clusterId: string, jobId: string, window: { windowMs: number }): Promise<void>;
   async reachBack(clusterId: string, jobId: string, since: number | { windowMs: number }): Promise<void> {
+    // One at a time per job: concurrent windows (the page polls its diagnosis and its charts) wait for the one reading,
+    // then find the history reaching back already.
+    const key = `${clusterId}\u0000${jobId}`;
+    const mine = (this.reachingBack.get(key) ?? Promise.resolve()).then(() => this.reachBackOnce(clusterId, jobId, since));
+    const settled = mine.catch(() => undefined);
+    this.reachingBack.set(key, settled);
+    try {
+      await mine;
+    } finally {
+      if (this.reachingBack.get(key) === settled) this.reachingBack.delete(key);
+    }
+  }
+
+  private async reachBackOnce(clusterId: string, jobId: string, since: number | { windowMs: number }): Promise<void> {
     const last = this.options.history.samples.job(clusterId, jobId)?.lastSampleAt;
     if (last === undefined) return;
     const from = typeof since === 'number' ? since : last - since.windowMs;
@@ -226,8 +241,7 @@ export class JobWatcher {
     if (first === undefined || !this.options.storeSampling || (this.reachedBack.get(key) ?? Infinity) <= from) return;
     const sampling = await this.options.storeSampling(clusterId).catch(() => null);
     if (!sampling || first - from < sampling.stepMs) return;
-    // Asked once: concurrent windows (the page polls its diagnosis and its charts) do not read it twice; a store that
-    // did not answer is asked again a while later.
+    // Asked once; a store that did not answer is asked again a while later.
     this.reachedBack.set(key, from);
     const earliest = history.heads(clusterId, jobId, first, first)[0];
     const layout = {
@@ -522,7 +536,9 @@ export class JobWatcher {
     }
     // A subtask deployed again: where it runs now is in the vertex's details, read at its next reading.
     for (const id of restarted) memory.placements.delete(id);
-    memory.moved = new Set([...plan.moved, ...restarted]);
+    // What waits for the next graph stays due (a vertex that moved keeps its turn at once, not at its cadence).
+    const deferred = plan.read.filter((id) => !detailed.includes(id));
+    memory.moved = new Set([...plan.moved, ...restarted, ...deferred]);
     memory.graph = graph;
     sample.lastCompletedCheckpointId = state.previous?.lastCompletedCheckpointId ?? null;
     if (plan.checkpoints) {

@@ -91,11 +91,13 @@ describe('the process sampler on the local engine', () => {
 });
 
 describe('the process sampler against a cluster whose TaskManager leaves', () => {
-  it('skips the TaskManager that answers 404 and keeps the others', async () => {
+  it('skips the TaskManager that answers 404 or not in time and keeps the others', async () => {
     const server = await startHostileServer((req: IncomingMessage, res: ServerResponse) => {
       const url = new URL(req.url ?? '/', 'http://x');
-      if (url.pathname === '/taskmanagers') return json(res, 200, { taskmanagers: [{ id: 'tm-gone', slotsNumber: 1, freeSlots: 1 }, { id: 'tm-here', slotsNumber: 1, freeSlots: 1 }] });
+      const tms = ['tm-gone', 'tm-here', 'tm-stalled'].map((id) => ({ id, slotsNumber: 1, freeSlots: 1 }));
+      if (url.pathname === '/taskmanagers') return json(res, 200, { taskmanagers: tms });
       if (url.pathname.startsWith('/taskmanagers/tm-gone/')) return json(res, 404, { errors: ['Could not find TaskExecutor tm-gone.'] });
+      if (url.pathname.startsWith('/taskmanagers/tm-stalled/')) return; // never answers
       if (url.pathname === '/taskmanagers/tm-here/metrics' || url.pathname === '/jobmanager/metrics') {
         const ids = ['Status.JVM.Memory.Heap.Used', 'Status.JVM.GarbageCollector.G1_Young_Generation.Count', 'Status.JVM.GarbageCollector.G1_Young_Generation.Time', 'Status.JVM.GarbageCollector.G1_Old_Generation.Count', 'Status.JVM.GarbageCollector.G1_Old_Generation.Time'];
         const get = url.searchParams.get('get');
@@ -105,7 +107,7 @@ describe('the process sampler against a cluster whose TaskManager leaves', () =>
     });
     try {
       const sampler = new ProcessSampler({ history: store, now: () => T0 });
-      const samples = await sampler.sampleNow('hostile', new FlinkRestClient({ baseUrl: server.url }));
+      const samples = await sampler.sampleNow('hostile', new FlinkRestClient({ baseUrl: server.url, timeoutMs: 500 }));
       expect(samples.map((s) => s.processId)).toEqual(['jobmanager', 'tm-here']);
       // Without Flink's `All` (before 1.20), the collectors' sum.
       expect(samples[1]).toMatchObject({ heapUsed: 1000, gcCount: 6, gcTimeMs: 80, heapMax: null });

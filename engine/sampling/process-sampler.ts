@@ -64,8 +64,11 @@ export class ProcessSampler {
           const figures = toProcessFigures(clusterId, processId, await fetchProcessMetrics(client, processId, ids, options), null);
           return processSampleOf(figures, t);
         } catch (error) {
-          // A TaskManager can leave between the list and its metrics (lost, scaled in): no sample of it, not a failure.
-          if (processId !== 'jobmanager' && error instanceof EngineError && (error.info.kind === 'not-found' || error.info.kind === 'server-error')) return null;
+          // A process that left between the list and its metrics (lost, scaled in), or did not answer in time: no
+          // sample of it this round, the others' are kept. Its metric ids are listed again next time (a JobManager
+          // restarted may have other collectors).
+          known.delete(processId);
+          if (error instanceof EngineError) return null;
           throw error;
         }
       }),

@@ -103,7 +103,12 @@ describe('a watched job of a cluster with a metrics store', () => {
     expect(watchedFrom).toBeGreaterThan(END - 70_000);
 
     const jmAsked = jm.paths.length;
-    await watcher.reachBack('c', JOB, { windowMs: END - START });
+    // The page's diagnosis and charts ask at the same moment: the store is read for one of them.
+    const asked = prometheus.requests.length;
+    await Promise.all([watcher.reachBack('c', JOB, { windowMs: END - START }), watcher.reachBack('c', JOB, { windowMs: END - START })]);
+    const pair = prometheus.requests.slice(asked).map((r) => `${r.path}?${r.query}`);
+    expect(pair.length).toBeGreaterThan(0);
+    expect(new Set(pair).size).toBe(pair.length);
     const times = history.samples.heads('c', JOB, 0, Infinity).map((h) => h.t);
     expect(times[0]).toBe(START);
     expect(new Set(times.slice(1).map((t, i) => t - times[i]))).toEqual(new Set([STEP]));
@@ -113,6 +118,8 @@ describe('a watched job of a cluster with a metrics store', () => {
     const before = prometheus.requests.length;
     await watcher.reachBack('c', JOB, { windowMs: END - START });
     expect(prometheus.requests.length).toBe(before);
+    expect(history.samples.job('c', JOB)!.samples).toBe(times.length);
+    expect(history.samples.job('c', JOB)!.firstSampleAt).toBe(START);
   });
 
   it('says when the store falls silent, samples the JobManager meanwhile, and reads the store again when it answers', async () => {

@@ -20,7 +20,6 @@ export interface StoreSampling {
   backfillMs: number;
 }
 
-/** What one round of reading the store gave: the new samples, oldest first, and what the JobManager said meanwhile. */
 /** The TaskManagers a watch knows of its cluster, and when it read them (see `knownTaskManagers`). */
 export interface KnownTaskManagers {
   list: TaskManagerRef[];
@@ -30,6 +29,7 @@ export interface KnownTaskManagers {
 /** The TaskManager list is read again this long after the last read: TaskManagers come and go rarely. */
 export const TASKMANAGER_LIST_MS = 5 * 60_000;
 
+/** What one round of reading the store gave: the new samples, oldest first, and what the JobManager said meanwhile. */
 export interface StoreRound {
   samples: JobSample[];
   /** The cluster's TaskManagers, for the next round. */

@@ -19,12 +19,17 @@ const KIND_NAMES: ReadonlyMap<number, string> = new Map([
   [constants.NODE_PERFORMANCE_GC_WEAKCB, 'V8_Weak_Callbacks'],
 ]);
 
-/** Like Flink's `All.TimeMsPerSecond`, a rate over a recent span, not since the start; reads closer than this keep the last rate. */
-const RATE_SPAN_MS = 5_000;
+/**
+ * As Flink's `TimeMsPerSecond` (a `MeterView`): the rate over the last 60 s, brought up to date every 5 s (reads closer
+ * than that keep the last rate).
+ */
+const RATE_SPAN_MS = 60_000;
+const RATE_UPDATE_MS = 5_000;
 
 class ProcessGc {
   private readonly collectors = new Map<string, GcCollector>();
-  private last = { timeMs: 0, at: performance.now() };
+  /** The total at each update within the last span, oldest first. */
+  private readings = [{ timeMs: 0, at: performance.now() }];
   private rate = 0;
 
   constructor() {
@@ -49,13 +54,15 @@ class ProcessGc {
     return all;
   }
 
-  /** Time spent collecting per second of wall time, over the last span. */
+  /** Time spent collecting per second of wall time, over the last minute. */
   timeMsPerSecond(): number {
     const now = performance.now();
-    if (now - this.last.at >= RATE_SPAN_MS) {
+    if (now - this.readings.at(-1)!.at >= RATE_UPDATE_MS) {
       const { timeMs } = this.total();
-      this.rate = ((timeMs - this.last.timeMs) / (now - this.last.at)) * 1000;
-      this.last = { timeMs, at: now };
+      while (this.readings.length > 1 && now - this.readings[1].at >= RATE_SPAN_MS) this.readings.shift();
+      const oldest = this.readings[0];
+      this.rate = ((timeMs - oldest.timeMs) / (now - oldest.at)) * 1000;
+      this.readings.push({ timeMs, at: now });
     }
     return this.rate;
   }

@@ -151,6 +151,12 @@ describe('bad requests get Flink\'s error shape, and the engine keeps answering'
     expectFlinkError(await raw('POST', `/jobs/${jobId}/savepoints`, json, '{"target-directory": '), 400, /not valid JSON/);
   });
 
+  it('a vertex\'s metrics of a job or vertex not known: [] as Flink\'s metric store answers; a malformed id: 400', async () => {
+    const unknown = await raw('GET', `/jobs/${'f'.repeat(32)}/vertices/${'e'.repeat(32)}/metrics?get=0.busyTimeMsPerSecond`, auth);
+    expect([unknown.status, unknown.body]).toEqual([200, []]);
+    expectFlinkError(await raw('GET', `/jobs/${jobId}/vertices/not-an-id/metrics`, auth), 400, /JobVertexID/);
+  });
+
   it('an exception in the engine\'s own code: 500 with its message, never its JavaScript stack', async () => {
     const broken = new Proxy({}, { get: () => { throw new TypeError('the engine is broken on purpose'); } }) as unknown as LocalEngine;
     const { server, port: brokenPort } = await listen(createRestApp(broken), 0);

@@ -101,6 +101,16 @@ function vertex(ctx: HandlerContext): { job: JobExecution; vertex: ExecutionJobV
   return { job: j, vertex: v };
 }
 
+/** The vertex, or undefined where it (or its job) is not known; a malformed id is still a bad request. */
+function knownVertex(ctx: HandlerContext): ExecutionJobVertex | undefined {
+  try {
+    return vertex(ctx).vertex;
+  } catch (error) {
+    if (error instanceof RestError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
 function subtaskIndex(ctx: HandlerContext, v: ExecutionJobVertex): number {
   const raw = ctx.params.subtaskindex;
   const index = Number(raw);
@@ -289,7 +299,11 @@ export const ROUTES: RouteSpec[] = [
   {
     method: 'GET',
     path: '/jobs/:jobid/vertices/:vertexid/metrics',
-    handler: (ctx) => ({ body: metricCollection(prefixed(vertex(ctx).vertex.tasks), metricNames(ctx.query)) }),
+    // Flink's metrics handlers answer [] for a job or vertex their metric store does not know (a job just gone), not 404.
+    handler: (ctx) => {
+      const known = knownVertex(ctx);
+      return { body: known ? metricCollection(prefixed(known.tasks), metricNames(ctx.query)) : [] };
+    },
   },
   {
     method: 'GET',

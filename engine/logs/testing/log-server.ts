@@ -19,6 +19,8 @@ export interface LogServer {
   url: string;
   /** Bytes the server wrote before the client hung up or the file ended. */
   written: () => number;
+  /** Settles when the latest response's connection closed (the client hung up, or the body was sent whole). */
+  closed: () => Promise<void>;
 }
 
 /**
@@ -27,8 +29,10 @@ export interface LogServer {
  */
 export async function startLogServer(servers: HostileServer[], file: () => Iterator<Buffer>, options: LogServerOptions = {}): Promise<LogServer> {
   let written = 0;
+  let closed = Promise.resolve();
   const server = await startHostileServer((req, res: ServerResponse) => {
     if (req.url !== `/taskmanagers/${TM}/log`) return json(res, 404, { errors: ['Not found'] });
+    closed = new Promise((resolve) => res.once('close', () => resolve()));
     res.writeHead(200, { 'content-type': options.contentType ?? 'text/plain', ...(options.contentLength !== undefined ? { 'content-length': options.contentLength } : {}) });
     const chunks = file();
     const pump = () => {
@@ -47,7 +51,7 @@ export async function startLogServer(servers: HostileServer[], file: () => Itera
     pump();
   });
   servers.push(server);
-  return { client: new FlinkRestClient({ baseUrl: server.url, timeoutMs: options.timeoutMs ?? 5000 }), url: server.url, written: () => written };
+  return { client: new FlinkRestClient({ baseUrl: server.url, timeoutMs: options.timeoutMs ?? 5000 }), url: server.url, written: () => written, closed: () => closed };
 }
 
 /** `count` log lines of 100 bytes each (numbered from 1), in chunks of 1,000 lines; endless when count is Infinity. */
