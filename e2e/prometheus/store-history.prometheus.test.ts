@@ -245,8 +245,8 @@ describe(`the history from Prometheus, against the console's own samples and Fli
       // from the JobManager: the store's process series are not read yet), the cluster's own check (once per
       // connection) and the store's check of which jobs run.
       /^GET \/taskmanagers$/,
-      /^GET \/taskmanagers\/[^/]+\/metrics$/,
-      /^GET \/jobmanager\/metrics$/,
+      /^GET \/taskmanagers\/[^/]+\/metrics(\?get=[\w.,]+)?$/,
+      /^GET \/jobmanager\/metrics(\?get=[\w.,]+)?$/,
       /^GET \/config$/,
       /^GET \/jobmanager\/config$/,
       /^GET \/jobs\/overview$/,
