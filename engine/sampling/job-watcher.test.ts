@@ -4,6 +4,7 @@ import { HistoryStore } from '../history/history-store.ts';
 import { startLocalEngine, type LocalEngineHandle } from '../local/start-local-engine.ts';
 import { tempDirs } from '../local/testing/engine-test-kit.ts';
 import { ManualClock } from '../local/time/clock.ts';
+import { fetchJobGraph, type FetchedJobGraph } from './job-graph.ts';
 import { JobWatcher, WARM_UP_MS, nextSampleDelay } from './job-watcher.ts';
 
 const dirs = tempDirs('flink-ops-watcher-');
@@ -150,6 +151,28 @@ describe('sampling a job into the history', () => {
     expect(detailsOf(narrow)).toBe(4);
     const after = store.samples.window('local', jobId, -Infinity, Infinity).filter((sample) => sample.jobState === 'RUNNING').at(-1)!;
     for (const v of after.vertices.filter((vertex) => narrow.includes(vertex.id) && vertex.subtasks)) expect(Math.min(...Array.from(v.subtasks!.attempt))).toBe(1);
+  });
+
+  it('asks the next page refresh for a vertex that moved after the refresh had chosen what to read per subtask', async () => {
+    store = HistoryStore.open(dirs.make(), { now: () => handle.engine.now() });
+    const connection = connectionTo(handle.url);
+    const page: { latest?: FetchedJobGraph & { seenAt: number; periodMs: number } } = {};
+    const watcher = new JobWatcher({ history: store, connection: () => connection, now: () => handle.engine.now(), pageGraphs: { recent: () => page.latest } });
+    for (let i = 0; i < 3; i++) {
+      await watcher.sampleNow('local', jobId, { planned: true });
+      handle.engine.advance(10_000);
+    }
+    const narrow = store.samples.window('local', jobId, -Infinity, Infinity).at(-1)!.vertices.find((v) => v.parallelism === 4)!.id;
+    // A page's refresh that read nothing per subtask, in which the narrow vertex's busy max jumped (the refresh chose
+    // what to read before the jump): the sample cannot take its figures from this graph and leaves it to the next.
+    const graph = await fetchJobGraph(connection.client, 'local', jobId);
+    const jumped = {
+      ...graph,
+      vertices: graph.vertices.map((v) => (v.id === narrow && v.busyTimeMsPerSecond ? { ...v, busyTimeMsPerSecond: { ...v.busyTimeMsPerSecond, max: v.busyTimeMsPerSecond.max + 600 } } : v)),
+    };
+    page.latest = { ...jumped, seenAt: handle.engine.now(), periodMs: 10_000 };
+    await watcher.sampleNow('local', jobId, { planned: true });
+    expect(watcher.figuresWanted('local', jobId)).toContain(narrow);
   });
 
   it('ends the watch of a job the cluster no longer knows, and keeps the events', async () => {
