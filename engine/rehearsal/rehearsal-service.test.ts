@@ -32,16 +32,15 @@ describe('RehearsalService', () => {
   }, 60_000);
 
   it('replays a busier input scaled down: the same busy, the rates scaled back', async () => {
-    const r = await kit.engine.rehearsal.rehearse('local-engine', kit.jobId, { key: 'acme', parallelism: 32, inputRecordsPerSecond: 20_000, measuredSeconds: 10 });
+    const r = await kit.engine.rehearsal.rehearse('local-engine', kit.jobId, { key: 'acme', parallelism: 32, inputRecordsPerSecond: 20_000, measuredSeconds: 30 });
     expect(r.twinScale).toBeCloseTo(0.25, 9);
     expect(r.notes.join(' ')).toContain("The twin ran at 25% of production's rate");
-    // acme's subtask still caps the job at ~250 records/s a subtask (at production's scale): the throughput is ~625,
-    // not a quarter of it nor four times it. The twin's 10 measured seconds at its seed come out 660-690 as the
-    // history's figures vary in their last digits (buffers in flight still draining): within 15%, as a scale-back
-    // that missed would not be.
+    // acme's subtask still caps the job at ~250 records/s a subtask (at production's scale): the throughput is ~625.
+    // 30 measured seconds: over 10 the twin's start still shows (660-690 as the history's last digits varied), over
+    // 30 it gives 621-626.
     expect(r.baseline.hotSubtask).toBe(12);
-    expect(r.baseline.throughputRecordsPerSecond).toBeGreaterThan(0.85 * 625);
-    expect(r.baseline.throughputRecordsPerSecond).toBeLessThan(1.15 * 625);
+    expect(r.baseline.throughputRecordsPerSecond).toBeGreaterThan(570);
+    expect(r.baseline.throughputRecordsPerSecond).toBeLessThan(680);
   }, 60_000);
 
   it('cancels a running rehearsal, and runs one at a time per job', async () => {
